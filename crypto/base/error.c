@@ -1,0 +1,50 @@
+/*
+ * One line per error code, in the words of DESIGN.md's table: what the
+ * code means for a caller of libvouch, not what the C library says of the
+ * errno in general.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <vouch/error.h>
+
+static const struct {
+	int err;
+	const char *text;
+} messages[] = {
+	{ 0,             "success" },
+	{ -EBADMSG,      "malformed input" },
+	{ -E2BIG,        "input larger than the configured limit" },
+	{ -ENOPKG,       "algorithm, key size or content type not supported or disabled by policy" },
+	{ -EKEYREJECTED, "signature or digest does not match" },
+	{ -EKEYREVOKED,  "content, signer or certificate is on the deny list" },
+	{ -EKEYEXPIRED,  "certificate outside its validity period" },
+	{ -EPERM,        "refused by policy" },
+	{ -ENOKEY,       "no trusted key: no chain to the keyring, or signer certificate not found" },
+	{ -EINVAL,       "invalid argument" },
+	{ -ENOMEM,       "out of memory" },
+	{ -ETIMEDOUT,    "sandbox worker timed out" },
+	{ -ECHILD,       "sandbox worker died or sent an invalid reply" },
+	{ -EAGAIN,       "entropy not available yet (would block)" },
+	{ -EFAULT,       "self-test failed: module disabled" },
+	{ -ESTALE,       "DRBG must be reseeded before it can generate" },
+};
+
+/* see vouch/error.h */
+const char *vouch_strerror(int err)
+{
+	for (size_t i = 0; i < sizeof(messages) / sizeof(messages[0]); i++) {
+		if (messages[i].err == err)
+			return messages[i].text;
+	}
+	if (err < 0) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
+		/* I/O errors (-ENOENT, -EACCES, ...) keep the C library's wording. */
+		const char *text = strerrordesc_np(-err);
+
+		if (text)
+			return text;
+#endif
+	}
+	return "unknown error";
+}
