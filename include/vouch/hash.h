@@ -1,0 +1,186 @@
+/**
+ * @file vouch/hash.h
+ * @brief SHA-1 and the SHA-2 family behind one hash interface.
+ *
+ * Specification: FIPS 180-4 (SHA-1 §6.1, SHA-224/256 §6.2-6.3,
+ * SHA-384/512 and SHA-512/t §6.4-6.7, SHA-512/t IVs §5.3.6).
+ *
+ * Every algorithm is described by one constant descriptor,
+ * `struct vouch_hash_alg` (name, DER OID, digest and block size, function
+ * table). Every module above the primitives (HMAC, the Hash and HMAC
+ * DRBGs, RSA, PKCS#7) selects a hash through a descriptor and nothing else.
+ *
+ * Use:
+ *
+ *     struct vouch_hash_ctx ctx;
+ *     uint8_t md[VOUCH_HASH_MAX_LEN];
+ *     vouch_hash_init(&ctx, &vouch_sha256_alg);
+ *     vouch_hash_update(&ctx, part1, len1);
+ *     vouch_hash_update(&ctx, part2, len2);
+ *     vouch_hash_final(&ctx, md);           // vouch_sha256_alg.digest_len bytes
+ *
+ * or in one call: vouch_hash(&vouch_sha256_alg, msg, len, md).
+ *
+ * Contexts: caller-owned (usually on the stack), fixed size, no interior
+ * pointers, no heap memory. A context may be copied with memcpy or plain
+ * assignment to fork a running hash (HMAC keeps its padded-key states that
+ * way). After vouch_hash_final() the context holds no message-dependent
+ * state other than the final chaining value; wipe it with vouch_wipe() if
+ * the message was secret.
+ *
+ * Implementations: each algorithm has a portable C path and, on x86-64,
+ * hardware paths (SHA-NI for SHA-1 and SHA-256; AVX2 message scheduling
+ * for SHA-384/512) chosen at run time from CPUID and XGETBV when a context
+ * is initialised. Setting the environment variable VOUCH_NO_ACCEL=1 before
+ * the first call forces the portable paths.
+ *
+ * Thread-safety: descriptors are immutable and may be shared; a context
+ * must not be used by two threads at once.
+ *
+ * Constant time: the compression functions have no data-dependent branches
+ * or table indices; the time taken depends only on the message length.
+ */
+#ifndef VOUCH_HASH_H
+#define VOUCH_HASH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <vouch/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define VOUCH_SHA1_LEN        20
+#define VOUCH_SHA224_LEN      28
+#define VOUCH_SHA256_LEN      32
+#define VOUCH_SHA384_LEN      48
+#define VOUCH_SHA512_LEN      64
+#define VOUCH_SHA512_224_LEN  28
+#define VOUCH_SHA512_256_LEN  32
+/** The largest digest_len of any descriptor: size digest buffers with it. */
+#define VOUCH_HASH_MAX_LEN    64
+/** The largest block_len of any descriptor. */
+#define VOUCH_HASH_MAX_BLOCK  128
+
+struct vouch_hash_ctx;
+
+/**
+ * A hash algorithm: its identity, its sizes, and its functions.
+ *
+ * The function pointers are those behind vouch_hash_init(),
+ * vouch_hash_update() and vouch_hash_final(); call those rather than the
+ * pointers.
+ */
+struct vouch_hash_alg {
+	const char *name;            /**< lower-case name, e.g. "sha256", "sha512-224" */
+	const uint8_t *oid;          /**< DER content octets of the algorithm OID (no tag/length) */
+	size_t oid_len;              /**< length of @ref oid in bytes */
+	size_t digest_len;           /**< output length in bytes */
+	size_t block_len;            /**< block length in bytes (64 or 128) */
+	void (*init)(struct vouch_hash_ctx *ctx);
+	void (*update)(struct vouch_hash_ctx *ctx, const void *data, size_t len);
+	void (*final)(struct vouch_hash_ctx *ctx, uint8_t *out);
+};
+
+/**
+ * A running hash. The layout is public only so that callers can allocate
+ * it; its fields are private to libvouch.
+ */
+struct vouch_hash_ctx {
+	const struct vouch_hash_alg *alg;   /**< the algorithm; first, as a vtable */
+	/** Compression over n whole blocks, chosen at init from the CPU. */
+	void (*blocks)(void *state, const uint8_t *data, size_t n);
+	union {
+		uint32_t w32[8];
+		uint64_t w64[8];
+	} state;                            /**< chaining value */
+	uint64_t count_lo;                  /**< bytes hashed so far, low 64 bits */
+	uint64_t count_hi;                  /**< bytes hashed so far, high 64 bits */
+	uint8_t buf[VOUCH_HASH_MAX_BLOCK];  /**< a partial block */
+};
+
+extern VOUCH_EXPORT const struct vouch_hash_alg vouch_sha1_alg;
+extern VOUCH_EXPORT const struct vouch_hash_alg vouch_sha224_alg;
+extern VOUCH_EXPORT const struct vouch_hash_alg vouch_sha256_alg;
+extern VOUCH_EXPORT const struct vouch_hash_alg vouch_sha384_alg;
+extern VOUCH_EXPORT const struct vouch_hash_alg vouch_sha512_alg;
+extern VOUCH_EXPORT const struct vouch_hash_alg vouch_sha512_224_alg;
+extern VOUCH_EXPORT const struct vouch_hash_alg vouch_sha512_256_alg;
+
+/**
+ * Start a hash.
+ *
+ * @param[out] ctx  the context to initialise (caller-owned).
+ * @param[in]  alg  the algorithm descriptor; it must outlive @p ctx.
+ */
+VOUCH_EXPORT void vouch_hash_init(struct vouch_hash_ctx *ctx,
+				  const struct vouch_hash_alg *alg);
+
+/**
+ * Feed bytes to a running hash. Any number of calls, of any lengths
+ * (including 0), gives the same result as one call with the concatenation.
+ *
+ * @param[in,out] ctx   an initialised context.
+ * @param[in]     data  the bytes; may be NULL when @p len is 0.
+ * @param[in]     len   number of bytes.
+ */
+VOUCH_EXPORT void vouch_hash_update(struct vouch_hash_ctx *ctx,
+				    const void *data, size_t len);
+
+/**
+ * Finish a hash and write its digest.
+ *
+ * @param[in,out] ctx  an initialised context; afterwards it must be
+ *                     initialised again before further use.
+ * @param[out]    out  ctx->alg->digest_len bytes.
+ */
+VOUCH_EXPORT void vouch_hash_final(struct vouch_hash_ctx *ctx, uint8_t *out);
+
+/**
+ * Hash a whole message in one call.
+ *
+ * @param[in]  alg   the algorithm.
+ * @param[in]  data  the message; may be NULL when @p len is 0.
+ * @param[in]  len   its length in bytes.
+ * @param[out] out   alg->digest_len bytes.
+ */
+VOUCH_EXPORT void vouch_hash(const struct vouch_hash_alg *alg,
+			     const void *data, size_t len, uint8_t *out);
+
+/**
+ * Find an algorithm by name.
+ *
+ * Accepted names are the descriptors' names ("sha1", "sha224", "sha256",
+ * "sha384", "sha512", "sha512-224", "sha512-256"), case-insensitively,
+ * with '-', '_' and '/' treated alike ("SHA-256", "sha512/224").
+ *
+ * @param[in] name  a NUL-terminated name.
+ * @return the descriptor, or NULL if the name is unknown or NULL.
+ */
+VOUCH_EXPORT const struct vouch_hash_alg *vouch_hash_alg_by_name(const char *name);
+
+/**
+ * Find an algorithm by the DER content octets of its OID (as found inside
+ * an AlgorithmIdentifier, without tag and length).
+ *
+ * @param[in] oid      the OID's content octets.
+ * @param[in] oid_len  their length.
+ * @return the descriptor, or NULL if the OID is not a supported hash.
+ */
+VOUCH_EXPORT const struct vouch_hash_alg *vouch_hash_alg_by_oid(const uint8_t *oid,
+								size_t oid_len);
+
+/**
+ * The supported algorithms, for listing: index 0, 1, ... until NULL.
+ *
+ * @param[in] index  position in the list.
+ * @return the descriptor at @p index, or NULL past the end.
+ */
+VOUCH_EXPORT const struct vouch_hash_alg *vouch_hash_alg_at(size_t index);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VOUCH_HASH_H */

@@ -1,0 +1,14 @@
+/**
+ * @file vouch/vouch.h
+ * @brief The whole public API of libvouch in one include.
+ */
+#ifndef VOUCH_VOUCH_H
+#define VOUCH_VOUCH_H
+
+#include <vouch/common.h>
+#include <vouch/error.h>
+#include <vouch/mem.h>
+#include <vouch/hash.h>
+#include <vouch/hmac.h>
+
+#endif /* VOUCH_VOUCH_H */
