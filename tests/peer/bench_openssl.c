@@ -120,8 +120,11 @@ static int setup(const struct peer_figure *fig)
 			return -1;
 		mac_ctx = EVP_MAC_CTX_new(mac);
 		EVP_MAC_free(mac);
-		params[0] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST,
-							     (char *)fig->alg, 0);
+		/* OSSL_PARAM wants a mutable string; it only reads it. */
+		static char digest[32];
+
+		snprintf(digest, sizeof(digest), "%s", fig->alg);
+		params[0] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0);
 		params[1] = OSSL_PARAM_construct_end();
 		if (!mac_ctx || !EVP_MAC_init(mac_ctx, key, sizeof(key), params))
 			return -1;
