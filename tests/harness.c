@@ -4,7 +4,6 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 
 #include "cpu.h"
 #include "harness.h"
+#include "rsp.h"
 
 const char *vt_vectors(const char *sub)
 {
@@ -40,57 +40,30 @@ const char *vt_vectors(const char *sub)
 	return path;
 }
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c = tolower(c);
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
 uint8_t *vt_unhex(const char *hex, size_t *len)
 {
-	size_t n = strlen(hex);
-	uint8_t *out;
+	uint8_t *out = vt_hex_decode(hex, len);
 
-	if (n % 2)
-		fail_msg("odd-length hex string '%.40s'", hex);
-	out = malloc(n / 2 + 1);
-	assert_non_null(out);
-	for (size_t i = 0; i < n / 2; i++) {
-		int hi = hexval((unsigned char)hex[2 * i]), lo = hexval((unsigned char)hex[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			fail_msg("bad hex string '%.40s'", hex);
-		out[i] = (uint8_t)(hi << 4 | lo);
-	}
-	*len = n / 2;
+	if (!out)
+		fail_msg("bad hex string '%.40s'", hex);
 	return out;
 }
 
 uint8_t *vt_read_file(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	size_t cap = 0, n = 0, got;
+	char *text = vt_slurp(path, len);
 
-	if (!f)
-		fail_msg("cannot open %s: %s", path, strerror(errno));
-	do {
-		if (n == cap) {
-			cap = cap ? 2 * cap : 65536;
-			buf = realloc(buf, cap + 1);
-			assert_non_null(buf);
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-	} while (got > 0);
-	fclose(f);
-	buf[n] = 0;   /* text files can be used as strings */
-	*len = n;
-	return buf;
+	if (!text)
+		fail_msg("cannot read %s: %s", path, strerror(errno));
+	return (uint8_t *)text;
+}
+
+void vt_rsp_open(struct vt_rsp *r, const char *path)
+{
+	int rc = vt_rsp_load(r, path);
+
+	if (rc)
+		fail_msg("cannot read %s: %s", path, strerror(-rc));
 }
 
 static void print_hex(const char *label, const uint8_t *p, size_t len)

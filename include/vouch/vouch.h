@@ -10,5 +10,6 @@
 #include <vouch/mem.h>
 #include <vouch/hash.h>
 #include <vouch/hmac.h>
+#include <vouch/aes.h>
 
 #endif /* VOUCH_VOUCH_H */

@@ -1,25 +1,88 @@
-/* CAVP .rsp reader (see rsp.h). */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
-
+/* CAVP .rsp reader and hex decoding (see rsp.h). No cmocka: the DRBG
+ * vector runner is a plain program. */
 #include <ctype.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
 #include "rsp.h"
 
-void vt_rsp_open(struct vt_rsp *r, const char *path)
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = tolower(c);
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+uint8_t *vt_hex_decode(const char *hex, size_t *len)
+{
+	size_t n = strlen(hex);
+	uint8_t *out;
+
+	if (n % 2)
+		return NULL;
+	out = malloc(n / 2 + 1);
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < n / 2; i++) {
+		int hi = hexval((unsigned char)hex[2 * i]), lo = hexval((unsigned char)hex[2 * i + 1]);
+
+		if (hi < 0 || lo < 0) {
+			free(out);
+			return NULL;
+		}
+		out[i] = (uint8_t)(hi << 4 | lo);
+	}
+	*len = n / 2;
+	return out;
+}
+
+char *vt_slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0, n = 0, got;
+
+	if (!f)
+		return NULL;
+	do {
+		if (n == cap) {
+			char *bigger;
+
+			cap = cap ? 2 * cap : 65536;
+			bigger = realloc(buf, cap + 1);
+			if (!bigger) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = bigger;
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+	} while (got > 0);
+	fclose(f);
+	buf[n] = '\0';   /* text files can be used as strings */
+	*len = n;
+	return buf;
+}
+
+int vt_rsp_load(struct vt_rsp *r, const char *path)
 {
 	size_t len;
 
-	r->text = (char *)vt_read_file(path, &len);
+	r->text = vt_slurp(path, &len);
+	if (!r->text)
+		return -errno;
 	r->pos = r->text;
 	r->line = 0;
 	r->has_pending = 0;
+	return 0;
 }
 
 void vt_rsp_close(struct vt_rsp *r)

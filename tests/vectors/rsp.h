@@ -7,6 +7,7 @@
 #define VOUCH_TEST_RSP_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 enum vt_rsp_kind { VT_RSP_END, VT_RSP_SECTION, VT_RSP_FIELD, VT_RSP_BLANK };
 
@@ -25,11 +26,19 @@ struct vt_rsp {
 	struct vt_rsp_item pending;
 };
 
-/* Load a file (fails the test if unreadable). Free with vt_rsp_close. */
+/* Load a file: 0 or a negative errno. Free with vt_rsp_close. */
+int vt_rsp_load(struct vt_rsp *r, const char *path);
+/* The same inside a cmocka test: fails the test if unreadable (harness.c). */
 void vt_rsp_open(struct vt_rsp *r, const char *path);
 void vt_rsp_close(struct vt_rsp *r);
 
 /* The next item; comments are skipped, runs of blank lines fold to one. */
 struct vt_rsp_item vt_rsp_next(struct vt_rsp *r);
+
+/* A whole file as a NUL-terminated malloc'd string; NULL with errno set. */
+char *vt_slurp(const char *path, size_t *len);
+
+/* Hex (any case, even length) to a malloc'd buffer; NULL on bad hex. */
+uint8_t *vt_hex_decode(const char *hex, size_t *len);
 
 #endif /* VOUCH_TEST_RSP_H */
