@@ -11,5 +11,6 @@
 #include <vouch/hash.h>
 #include <vouch/hmac.h>
 #include <vouch/aes.h>
+#include <vouch/drbg.h>
 
 #endif /* VOUCH_VOUCH_H */

@@ -1,0 +1,149 @@
+/*
+ * Hash_DRBG (SP800-90A §10.1.1) over any vouch hash, with Hash_df
+ * (§10.3.1). V and C are seedlen-byte big-endian integers; the additions
+ * of §10.1.1.4 are mod 2^seedlen and run over every byte (no early exit
+ * on the carry).
+ */
+#include <string.h>
+
+#include <vouch/hash.h>
+#include <vouch/mem.h>
+
+#include "drbg_internal.h"
+#include "endian.h"
+
+/* dst += src (both big-endian; src no longer than dst), mod 2^(8 dstlen). */
+static void add_be(uint8_t *dst, size_t dstlen, const uint8_t *src, size_t srclen)
+{
+	unsigned carry = 0;
+
+	for (size_t i = 0; i < dstlen; i++) {
+		unsigned sum = dst[dstlen - 1 - i] + carry;
+
+		if (i < srclen)
+			sum += src[srclen - 1 - i];
+		dst[dstlen - 1 - i] = (uint8_t)sum;
+		carry = sum >> 8;
+	}
+}
+
+/* §10.3.1 Hash_df: the leftmost @outlen bytes of
+ * Hash(1 || bits || input) || Hash(2 || bits || input) || ... */
+static void hash_df(const struct vouch_hash_alg *h, const struct drbg_bytes *in, size_t n,
+		    uint8_t *out, size_t outlen)
+{
+	uint8_t head[5], md[VOUCH_HASH_MAX_LEN];
+	struct vouch_hash_ctx ctx;
+
+	vouch_store_be32(head + 1, (uint32_t)(outlen * 8));
+	for (size_t done = 0, counter = 1; done < outlen; counter++) {
+		size_t take = outlen - done < h->digest_len ? outlen - done : h->digest_len;
+
+		head[0] = (uint8_t)counter;
+		vouch_hash_init(&ctx, h);
+		vouch_hash_update(&ctx, head, sizeof(head));
+		for (size_t i = 0; i < n; i++)
+			vouch_hash_update(&ctx, in[i].p, in[i].len);
+		vouch_hash_final(&ctx, md);
+		memcpy(out + done, md, take);
+		done += take;
+	}
+	vouch_wipe(md, sizeof(md));
+	vouch_wipe(&ctx, sizeof(ctx));
+}
+
+/* V = seed; C = Hash_df(0x00 || V) (§10.1.1.2 steps 3-5, §10.1.1.3 steps 3-5). */
+static void set_v_and_c(struct vouch_drbg *d, const uint8_t *seed)
+{
+	static const uint8_t zero = 0x00;
+	struct drbg_bytes in[2];
+
+	memcpy(d->s.hash.v, seed, d->seedlen);
+	in[0] = (struct drbg_bytes){ &zero, 1 };
+	in[1] = (struct drbg_bytes){ d->s.hash.v, d->seedlen };
+	hash_df(d->hash, in, 2, d->s.hash.c, d->seedlen);
+}
+
+/* §10.1.1.2: seed = Hash_df(entropy_input || nonce || personalization). */
+static void hash_instantiate(struct vouch_drbg *d, const struct drbg_bytes *in, size_t n)
+{
+	uint8_t seed[DRBG_MAX_SEEDLEN];
+
+	hash_df(d->hash, in, n, seed, d->seedlen);
+	set_v_and_c(d, seed);
+	vouch_wipe(seed, sizeof(seed));
+}
+
+/* §10.1.1.3: seed = Hash_df(0x01 || V || entropy_input || additional_input). */
+static void hash_reseed(struct vouch_drbg *d, const struct drbg_bytes *in, size_t n)
+{
+	static const uint8_t one = 0x01;
+	struct drbg_bytes all[4] = {
+		{ &one, 1 },
+		{ d->s.hash.v, d->seedlen },
+	};
+	uint8_t seed[DRBG_MAX_SEEDLEN];
+
+	for (size_t i = 0; i < n && i < 2; i++)
+		all[2 + i] = in[i];
+	hash_df(d->hash, all, 2 + n, seed, d->seedlen);
+	set_v_and_c(d, seed);
+	vouch_wipe(seed, sizeof(seed));
+}
+
+/* Hash(prefix || V || extra), into md. */
+static void hash_prefixed(const struct vouch_drbg *d, uint8_t prefix, const uint8_t *extra,
+			  size_t extra_len, uint8_t *md)
+{
+	struct vouch_hash_ctx ctx;
+
+	vouch_hash_init(&ctx, d->hash);
+	vouch_hash_update(&ctx, &prefix, 1);
+	vouch_hash_update(&ctx, d->s.hash.v, d->seedlen);
+	vouch_hash_update(&ctx, extra, extra_len);
+	vouch_hash_final(&ctx, md);
+	vouch_wipe(&ctx, sizeof(ctx));
+}
+
+/* §10.1.1.4 Hash_DRBG_Generate_Process. */
+static void hash_generate(struct vouch_drbg *d, uint8_t *out, size_t len,
+			  const uint8_t *addin, size_t addin_len)
+{
+	const struct vouch_hash_alg *h = d->hash;
+	uint8_t data[DRBG_MAX_SEEDLEN], md[VOUCH_HASH_MAX_LEN], counter[8];
+	static const uint8_t one = 1;
+
+	/* Step 2: w = Hash(0x02 || V || additional_input); V = V + w. */
+	if (addin_len) {
+		hash_prefixed(d, 0x02, addin, addin_len, md);
+		add_be(d->s.hash.v, d->seedlen, md, h->digest_len);
+	}
+	/* Step 3, Hashgen (§10.1.1.4): Hash(data), data + 1, ... */
+	memcpy(data, d->s.hash.v, d->seedlen);
+	for (size_t done = 0; done < len; done += h->digest_len) {
+		size_t take = len - done < h->digest_len ? len - done : h->digest_len;
+
+		if (take == h->digest_len) {
+			vouch_hash(h, data, d->seedlen, out + done);
+		} else {
+			vouch_hash(h, data, d->seedlen, md);
+			memcpy(out + done, md, take);
+		}
+		add_be(data, d->seedlen, &one, 1);
+	}
+	/* Steps 4-5: V = V + Hash(0x03 || V) + C + reseed_counter. */
+	hash_prefixed(d, 0x03, NULL, 0, md);
+	vouch_store_be64(counter, d->reseed_counter);
+	add_be(d->s.hash.v, d->seedlen, md, h->digest_len);
+	add_be(d->s.hash.v, d->seedlen, d->s.hash.c, d->seedlen);
+	add_be(d->s.hash.v, d->seedlen, counter, sizeof(counter));
+	vouch_wipe(data, sizeof(data));
+	vouch_wipe(md, sizeof(md));
+}
+
+const struct drbg_ops vouch_hash_drbg_ops = {
+	.family = "hash",
+	.instantiate = hash_instantiate,
+	.reseed = hash_reseed,
+	.generate = hash_generate,
+};
