@@ -7,7 +7,7 @@
  *     vouch-bench NAME [SIZE...]    one figure (at the given sizes)
  *     vouch-bench --list            the figure names
  *
- * Each value is the median of REPS timed repetitions, each long enough
+ * Each value is the median of BENCH_REPS timed repetitions, each long enough
  * (about 20 ms) for the clock to be precise. VOUCH_NO_ACCEL=1 measures the
  * portable paths. Speed targets are checked against these figures, never
  * in unit tests.
@@ -16,22 +16,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <vouch/vouch.h>
 
+#include "benchtime.h"
 #include "toolcommon.h"
-
-#define REPS 9
-#define MIN_REP_NS 20000000.0
-
-enum { UNIT_MBPS = 1, UNIT_NSOP = 2 };
 
 struct figure {
 	const char *name;
 	unsigned units;
-	/* Perform @iters operations on @size bytes each. */
-	void (*run)(const struct figure *fig, size_t size, uint64_t iters);
+	/* Perform iters operations on size bytes each; its arg is the figure. */
+	bench_fn *run;
 	const void *arg;
 	size_t sizes[8];   /* default sizes, 0-terminated */
 };
@@ -41,8 +36,9 @@ static uint8_t *output;         /* a cipher's output, MAX_SIZE bytes */
 static volatile uint8_t sink;   /* keeps results observable */
 #define MAX_SIZE (1u << 20)
 
-static void run_hash(const struct figure *fig, size_t size, uint64_t iters)
+static void run_hash(const void *figure, size_t size, uint64_t iters)
 {
+	const struct figure *fig = figure;
 	const struct vouch_hash_alg *alg = fig->arg;
 	uint8_t md[VOUCH_HASH_MAX_LEN];
 
@@ -54,8 +50,9 @@ static void run_hash(const struct figure *fig, size_t size, uint64_t iters)
 
 /* A keyed context reused per message, as a caller authenticating many
  * messages under one key would. */
-static void run_hmac(const struct figure *fig, size_t size, uint64_t iters)
+static void run_hmac(const void *figure, size_t size, uint64_t iters)
 {
+	const struct figure *fig = figure;
 	const struct vouch_hash_alg *alg = fig->arg;
 	static const uint8_t key[32] = { 1, 2, 3 };
 	struct vouch_hmac_ctx ctx;
@@ -74,8 +71,9 @@ static void run_hmac(const struct figure *fig, size_t size, uint64_t iters)
  * CTR keystream under one key into an output buffer, as a caller
  * encrypting many messages would; the counter runs on across messages.
  */
-static void run_aes_ctr(const struct figure *fig, size_t size, uint64_t iters)
+static void run_aes_ctr(const void *figure, size_t size, uint64_t iters)
 {
+	const struct figure *fig = figure;
 	static const uint8_t key[32] = { 1, 2, 3 };
 	const size_t *key_len = fig->arg;
 	struct vouch_aes_key k;
@@ -91,73 +89,59 @@ static void run_aes_ctr(const struct figure *fig, size_t size, uint64_t iters)
 
 static const size_t aes128_len = 16, aes256_len = 32;
 
+/* One DRBG instantiated from fixed bytes, generating @size bytes per
+ * request with no additional input, as a caller drawing random bytes does.
+ * The reseed interval is the maximum so no request is refused. */
+static void run_drbg(const void *figure, size_t size, uint64_t iters)
+{
+	const struct figure *fig = figure;
+	static const uint8_t entropy[64] = { 1, 2, 3 }, nonce[32] = { 4, 5, 6 };
+	struct vouch_drbg_params p = {
+		.mechanism = fig->arg, .reseed_interval = VOUCH_DRBG_RESEED_INTERVAL_MAX,
+	};
+	struct vouch_drbg *d;
+
+	if (vouch_drbg_new(&d, &p) != 0 ||
+	    vouch_drbg_instantiate_raw(d, entropy, 32, nonce, 16, NULL, 0) != 0) {
+		fprintf(stderr, "vouch-bench: cannot instantiate %s\n", (const char *)fig->arg);
+		exit(EXIT_INTERNAL);
+	}
+	for (uint64_t i = 0; i < iters; i++) {
+		if (vouch_drbg_generate(d, output, size, NULL, 0, 0, 0) != 0) {
+			fprintf(stderr, "vouch-bench: %s generate failed\n", (const char *)fig->arg);
+			exit(EXIT_INTERNAL);
+		}
+	}
+	sink = output[0];
+	vouch_drbg_free(d);
+}
+
 #define HASH_SIZES { 64, 1024, 16384, 1048576 }
+#define DRBG_SIZES { 16, 32, 256, 4096, 65536 }
+#define BOTH (BENCH_MBPS | BENCH_NSOP)
 
 static const struct figure figures[] = {
-	{ "sha1", UNIT_MBPS, run_hash, &vouch_sha1_alg, HASH_SIZES },
-	{ "sha224", UNIT_MBPS, run_hash, &vouch_sha224_alg, HASH_SIZES },
-	{ "sha256", UNIT_MBPS, run_hash, &vouch_sha256_alg, HASH_SIZES },
-	{ "sha384", UNIT_MBPS, run_hash, &vouch_sha384_alg, HASH_SIZES },
-	{ "sha512", UNIT_MBPS, run_hash, &vouch_sha512_alg, HASH_SIZES },
-	{ "hmac-sha1", UNIT_MBPS, run_hmac, &vouch_sha1_alg, HASH_SIZES },
-	{ "hmac-sha256", UNIT_MBPS, run_hmac, &vouch_sha256_alg, HASH_SIZES },
-	{ "hmac-sha512", UNIT_MBPS, run_hmac, &vouch_sha512_alg, HASH_SIZES },
-	{ "aes128-ctr", UNIT_MBPS, run_aes_ctr, &aes128_len, HASH_SIZES },
-	{ "aes256-ctr", UNIT_MBPS, run_aes_ctr, &aes256_len, HASH_SIZES },
+	{ "sha1", BENCH_MBPS, run_hash, &vouch_sha1_alg, HASH_SIZES },
+	{ "sha224", BENCH_MBPS, run_hash, &vouch_sha224_alg, HASH_SIZES },
+	{ "sha256", BENCH_MBPS, run_hash, &vouch_sha256_alg, HASH_SIZES },
+	{ "sha384", BENCH_MBPS, run_hash, &vouch_sha384_alg, HASH_SIZES },
+	{ "sha512", BENCH_MBPS, run_hash, &vouch_sha512_alg, HASH_SIZES },
+	{ "hmac-sha1", BENCH_MBPS, run_hmac, &vouch_sha1_alg, HASH_SIZES },
+	{ "hmac-sha256", BENCH_MBPS, run_hmac, &vouch_sha256_alg, HASH_SIZES },
+	{ "hmac-sha512", BENCH_MBPS, run_hmac, &vouch_sha512_alg, HASH_SIZES },
+	{ "aes128-ctr", BENCH_MBPS, run_aes_ctr, &aes128_len, HASH_SIZES },
+	{ "aes256-ctr", BENCH_MBPS, run_aes_ctr, &aes256_len, HASH_SIZES },
+	{ "ctr-drbg-aes256", BOTH, run_drbg, "ctr-aes256", DRBG_SIZES },
+	{ "ctr-drbg-aes128", BOTH, run_drbg, "ctr-aes128", DRBG_SIZES },
+	{ "hash-drbg-sha256", BOTH, run_drbg, "hash-sha256", DRBG_SIZES },
+	{ "hash-drbg-sha512", BOTH, run_drbg, "hash-sha512", DRBG_SIZES },
+	{ "hmac-drbg-sha256", BOTH, run_drbg, "hmac-sha256", DRBG_SIZES },
 };
 #define NFIGURES (sizeof(figures) / sizeof(figures[0]))
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Median nanoseconds per operation. */
-static double measure(const struct figure *fig, size_t size)
-{
-	double per_op[REPS];
-	uint64_t iters = 1;
-
-	/* Calibrate: double the count until one repetition is long enough. */
-	for (;;) {
-		double t0 = now_ns();
-
-		fig->run(fig, size, iters);
-		double dt = now_ns() - t0;
-
-		if (dt >= MIN_REP_NS)
-			break;
-		iters *= dt < MIN_REP_NS / 16 ? 8 : 2;
-	}
-	for (int r = 0; r < REPS; r++) {
-		double t0 = now_ns();
-
-		fig->run(fig, size, iters);
-		per_op[r] = (now_ns() - t0) / (double)iters;
-	}
-	qsort(per_op, REPS, sizeof(per_op[0]), cmp_double);
-	return per_op[REPS / 2];
-}
-
 static void report(const struct figure *fig, size_t size)
 {
-	double ns = measure(fig, size);
-
-	if (fig->units & UNIT_NSOP)
-		printf("%s %zu %.1f ns/op\n", fig->name, size, ns);
-	if (fig->units & UNIT_MBPS)
-		printf("%s %zu %.1f MB/s\n", fig->name, size, (double)size * 1e3 / ns);
-	fflush(stdout);
+	bench_report(fig->name, fig->units, fig->run, fig, size);
 }
 
 static const struct figure *find_figure(const char *name)

@@ -1,164 +1,181 @@
 /*
  * The peer side of tools/bench-peers: OpenSSL 3's libcrypto measured on
- * the same work as vouch-bench, printed in the same NAME SIZE VALUE UNIT
- * lines. Built only when libcrypto is found; never installed, never
- * linked into libvouch.
+ * the same work as vouch-bench, timed by the same code (tools/benchtime.c)
+ * and printed in the same NAME SIZE VALUE UNIT lines. Built only when
+ * libcrypto is found; never installed, never linked into libvouch.
  *
- * It uses what a careful OpenSSL caller would: algorithms fetched once
- * (EVP_MD_fetch, EVP_MAC_fetch, EVP_CIPHER_fetch), EVP_Digest() per
- * message, one keyed EVP_MAC context re-initialised per message, and one
- * keyed CTR context that EVP_EncryptUpdate() runs on from message to
- * message (input buffer to output buffer).
+ * It uses what a careful OpenSSL caller would: algorithms fetched once;
+ * EVP_Digest() per message; one keyed EVP_MAC context re-initialised per
+ * message; one keyed CTR context that EVP_EncryptUpdate() runs on from
+ * message to message; one instantiated EVP_RAND DRBG per figure whose
+ * automatic reseeds are switched off, as vouch-bench's are.
  *
- *     bench-openssl NAME [SIZE...]
+ *     bench-openssl NAME SIZE...
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
 #include <openssl/params.h>
 
-#define REPS 9
-#define MIN_REP_NS 20000000.0
+#include "benchtime.h"
+
 #define MAX_SIZE (1u << 20)
 
 static uint8_t *input;
 static uint8_t *output;
 static volatile uint8_t sink;
 
-enum peer_kind { DIGEST, HMAC, CIPHER };
+enum peer_kind { DIGEST, HMAC, CIPHER, DRBG };
 
 struct peer_figure {
 	const char *name;
-	const char *alg;      /* OpenSSL's name of the digest or cipher */
 	enum peer_kind kind;
+	const char *alg;      /* the digest, cipher or EVP_RAND name */
+	const char *param;    /* DRBG: its digest or cipher */
+	unsigned units;
 };
 
+#define BOTH (BENCH_MBPS | BENCH_NSOP)
+
 static const struct peer_figure figures[] = {
-	{ "sha1", "SHA1", DIGEST },
-	{ "sha224", "SHA224", DIGEST },
-	{ "sha256", "SHA256", DIGEST },
-	{ "sha384", "SHA384", DIGEST },
-	{ "sha512", "SHA512", DIGEST },
-	{ "hmac-sha1", "SHA1", HMAC },
-	{ "hmac-sha256", "SHA256", HMAC },
-	{ "hmac-sha512", "SHA512", HMAC },
-	{ "aes128-ctr", "AES-128-CTR", CIPHER },
-	{ "aes256-ctr", "AES-256-CTR", CIPHER },
+	{ "sha1", DIGEST, "SHA1", NULL, BENCH_MBPS },
+	{ "sha224", DIGEST, "SHA224", NULL, BENCH_MBPS },
+	{ "sha256", DIGEST, "SHA256", NULL, BENCH_MBPS },
+	{ "sha384", DIGEST, "SHA384", NULL, BENCH_MBPS },
+	{ "sha512", DIGEST, "SHA512", NULL, BENCH_MBPS },
+	{ "hmac-sha1", HMAC, "SHA1", NULL, BENCH_MBPS },
+	{ "hmac-sha256", HMAC, "SHA256", NULL, BENCH_MBPS },
+	{ "hmac-sha512", HMAC, "SHA512", NULL, BENCH_MBPS },
+	{ "aes128-ctr", CIPHER, "AES-128-CTR", NULL, BENCH_MBPS },
+	{ "aes256-ctr", CIPHER, "AES-256-CTR", NULL, BENCH_MBPS },
+	{ "ctr-drbg-aes256", DRBG, "CTR-DRBG", "AES-256-CTR", BOTH },
+	{ "ctr-drbg-aes128", DRBG, "CTR-DRBG", "AES-128-CTR", BOTH },
+	{ "hash-drbg-sha256", DRBG, "HASH-DRBG", "SHA256", BOTH },
+	{ "hash-drbg-sha512", DRBG, "HASH-DRBG", "SHA512", BOTH },
+	{ "hmac-drbg-sha256", DRBG, "HMAC-DRBG", "SHA256", BOTH },
 };
 
 static EVP_MD *md;
 static EVP_MAC_CTX *mac_ctx;
 static EVP_CIPHER_CTX *cipher_ctx;
+static EVP_RAND_CTX *rand_ctx;
 
-static void run(const struct peer_figure *fig, size_t size, uint64_t iters)
+static void run(const void *arg, size_t size, uint64_t iters)
 {
+	const struct peer_figure *fig = arg;
 	unsigned char out[EVP_MAX_MD_SIZE];
 	unsigned int outl;
 	size_t macl;
 	int cl;
 
-	if (fig->kind == CIPHER) {
-		for (uint64_t i = 0; i < iters; i++)
-			EVP_EncryptUpdate(cipher_ctx, output, &cl, input, (int)size);
-		sink = output[0];
-		return;
-	}
 	for (uint64_t i = 0; i < iters; i++) {
-		if (fig->kind == HMAC) {
+		switch (fig->kind) {
+		case DIGEST:
+			EVP_Digest(input, size, out, &outl, md, NULL);
+			break;
+		case HMAC:
 			EVP_MAC_init(mac_ctx, NULL, 0, NULL);
 			EVP_MAC_update(mac_ctx, input, size);
 			EVP_MAC_final(mac_ctx, out, &macl, sizeof(out));
-		} else {
-			EVP_Digest(input, size, out, &outl, md, NULL);
+			break;
+		case CIPHER:
+			EVP_EncryptUpdate(cipher_ctx, output, &cl, input, (int)size);
+			break;
+		case DRBG:
+			if (!EVP_RAND_generate(rand_ctx, output, size, 0, 0, NULL, 0)) {
+				fprintf(stderr, "bench-openssl: EVP_RAND_generate failed\n");
+				exit(70);
+			}
+			break;
 		}
 	}
-	sink = out[0];
+	sink = (uint8_t)(out[0] ^ output[0]);
 }
 
-static double now_ns(void)
+static int setup_cipher(const struct peer_figure *fig, const unsigned char *key)
 {
-	struct timespec ts;
+	static const unsigned char iv[16];
+	EVP_CIPHER *cipher = EVP_CIPHER_fetch(NULL, fig->alg, NULL);
+	int ok;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+	if (!cipher)
+		return -1;
+	cipher_ctx = EVP_CIPHER_CTX_new();
+	ok = cipher_ctx && EVP_EncryptInit_ex2(cipher_ctx, cipher, key, iv, NULL);
+	EVP_CIPHER_free(cipher);
+	return ok ? 0 : -1;
 }
 
-static int cmp_double(const void *a, const void *b)
+static int setup_hmac(const struct peer_figure *fig, const unsigned char *key)
 {
-	double x = *(const double *)a, y = *(const double *)b;
+	EVP_MAC *mac = EVP_MAC_fetch(NULL, "HMAC", NULL);
+	/* OSSL_PARAM wants a mutable string; it only reads it. */
+	static char digest[32];
+	OSSL_PARAM params[2];
 
-	return (x > y) - (x < y);
+	if (!mac)
+		return -1;
+	mac_ctx = EVP_MAC_CTX_new(mac);
+	EVP_MAC_free(mac);
+	snprintf(digest, sizeof(digest), "%s", fig->alg);
+	params[0] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0);
+	params[1] = OSSL_PARAM_construct_end();
+	return mac_ctx && EVP_MAC_init(mac_ctx, key, 32, params) ? 0 : -1;
 }
 
-static double measure(const struct peer_figure *fig, size_t size)
+/* An EVP_RAND DRBG seeded from the OS, with reseeds by count and by time
+ * off (vouch-bench's DRBG has the maximum interval). */
+static int setup_drbg(const struct peer_figure *fig)
 {
-	double per_op[REPS];
-	uint64_t iters = 1;
+	static char param[32], mac_name[] = "HMAC";
+	EVP_RAND *rand = EVP_RAND_fetch(NULL, fig->alg, NULL);
+	OSSL_PARAM params[5], *p = params;
+	unsigned int zero = 0;
+	time_t no_time = 0;
+	static const unsigned char pers[] = "";
 
-	for (;;) {
-		double t0 = now_ns();
-
-		run(fig, size, iters);
-		double dt = now_ns() - t0;
-
-		if (dt >= MIN_REP_NS)
-			break;
-		iters *= dt < MIN_REP_NS / 16 ? 8 : 2;
+	if (!rand)
+		return -1;
+	rand_ctx = EVP_RAND_CTX_new(rand, NULL);
+	EVP_RAND_free(rand);
+	if (!rand_ctx)
+		return -1;
+	snprintf(param, sizeof(param), "%s", fig->param);
+	if (strcmp(fig->alg, "CTR-DRBG") == 0) {
+		*p++ = OSSL_PARAM_construct_utf8_string(OSSL_DRBG_PARAM_CIPHER, param, 0);
+	} else {
+		*p++ = OSSL_PARAM_construct_utf8_string(OSSL_DRBG_PARAM_DIGEST, param, 0);
+		if (strcmp(fig->alg, "HMAC-DRBG") == 0)
+			*p++ = OSSL_PARAM_construct_utf8_string(OSSL_DRBG_PARAM_MAC, mac_name, 0);
 	}
-	for (int r = 0; r < REPS; r++) {
-		double t0 = now_ns();
-
-		run(fig, size, iters);
-		per_op[r] = (now_ns() - t0) / (double)iters;
-	}
-	qsort(per_op, REPS, sizeof(per_op[0]), cmp_double);
-	return per_op[REPS / 2];
+	*p++ = OSSL_PARAM_construct_uint(OSSL_DRBG_PARAM_RESEED_REQUESTS, &zero);
+	*p++ = OSSL_PARAM_construct_time_t(OSSL_DRBG_PARAM_RESEED_TIME_INTERVAL, &no_time);
+	*p = OSSL_PARAM_construct_end();
+	return EVP_RAND_instantiate(rand_ctx, 0, 0, pers, 0, params) ? 0 : -1;
 }
 
 static int setup(const struct peer_figure *fig)
 {
-	static unsigned char key[32] = { 1, 2, 3 };
+	static const unsigned char key[32] = { 1, 2, 3 };
 
-	if (fig->kind == CIPHER) {
-		static const unsigned char iv[16];
-		EVP_CIPHER *cipher = EVP_CIPHER_fetch(NULL, fig->alg, NULL);
-
-		if (!cipher)
+	switch (fig->kind) {
+	case CIPHER:
+		return setup_cipher(fig, key);
+	case DRBG:
+		return setup_drbg(fig);
+	case HMAC:
+		if (setup_hmac(fig, key) != 0)
 			return -1;
-		cipher_ctx = EVP_CIPHER_CTX_new();
-		if (!cipher_ctx || !EVP_EncryptInit_ex2(cipher_ctx, cipher, key, iv, NULL)) {
-			EVP_CIPHER_free(cipher);
-			return -1;
-		}
-		EVP_CIPHER_free(cipher);
-		return 0;
+		break;
+	case DIGEST:
+		break;
 	}
 	md = EVP_MD_fetch(NULL, fig->alg, NULL);
-	if (!md)
-		return -1;
-	if (fig->kind == HMAC) {
-		EVP_MAC *mac = EVP_MAC_fetch(NULL, "HMAC", NULL);
-		OSSL_PARAM params[2];
-
-		if (!mac)
-			return -1;
-		mac_ctx = EVP_MAC_CTX_new(mac);
-		EVP_MAC_free(mac);
-		/* OSSL_PARAM wants a mutable string; it only reads it. */
-		static char digest[32];
-
-		snprintf(digest, sizeof(digest), "%s", fig->alg);
-		params[0] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0);
-		params[1] = OSSL_PARAM_construct_end();
-		if (!mac_ctx || !EVP_MAC_init(mac_ctx, key, sizeof(key), params))
-			return -1;
-	}
-	return 0;
+	return md ? 0 : -1;
 }
 
 int main(int argc, char **argv)
@@ -180,21 +197,19 @@ int main(int argc, char **argv)
 	input = calloc(1, MAX_SIZE);
 	output = calloc(1, MAX_SIZE);
 	if (!input || !output || setup(fig) != 0) {
-		fprintf(stderr, "bench-openssl: libcrypto setup failed\n");
+		fprintf(stderr, "bench-openssl: libcrypto setup failed for %s\n", fig->name);
 		return 70;
 	}
 	for (size_t i = 0; i < MAX_SIZE; i++)
 		input[i] = (uint8_t)(i * 131u + 7u);
 	for (int i = 2; i < argc; i++) {
 		size_t size = (size_t)strtoull(argv[i], NULL, 10);
-		double ns;
 
 		if (size > MAX_SIZE)
 			return 64;
-		ns = measure(fig, size);
-		printf("%s %zu %.1f MB/s\n", fig->name, size, (double)size * 1e3 / ns);
-		fflush(stdout);
+		bench_report(fig->name, fig->units, run, fig, size);
 	}
+	EVP_RAND_CTX_free(rand_ctx);
 	EVP_CIPHER_CTX_free(cipher_ctx);
 	EVP_MAC_CTX_free(mac_ctx);
 	EVP_MD_free(md);
