@@ -60,8 +60,11 @@ struct vouch_drbg {
 	enum drbg_status status;
 	union {
 		struct {
-			uint8_t v[DRBG_MAX_SEEDLEN];
-			uint8_t c[DRBG_MAX_SEEDLEN];
+			/* Byte 0 of each is slack, so that the seedlen bytes
+			 * from byte 1 on fill whole 64-bit words (seedlen + 1
+			 * is 56 or 112) for the additions of §10.1.1.4. */
+			uint8_t v[DRBG_MAX_SEEDLEN + 1];
+			uint8_t c[DRBG_MAX_SEEDLEN + 1];
 		} hash;
 		struct {
 			uint8_t v[VOUCH_HASH_MAX_LEN];

@@ -4,26 +4,66 @@
  * of §10.1.1.4 are mod 2^seedlen and run over every byte (no early exit
  * on the carry).
  */
+#include <stddef.h>
 #include <string.h>
 
 #include <vouch/hash.h>
 #include <vouch/mem.h>
 
 #include "drbg_internal.h"
+#include "hash_internal.h"
 #include "endian.h"
 
-/* dst += src (both big-endian; src no longer than dst), mod 2^(8 dstlen). */
-static void add_be(uint8_t *dst, size_t dstlen, const uint8_t *src, size_t srclen)
+/* The big-endian value of the @n (<= 8) bytes ending just before @end. */
+static uint64_t load_tail(const uint8_t *end, size_t n)
 {
-	unsigned carry = 0;
+	uint64_t v = 0;
 
-	for (size_t i = 0; i < dstlen; i++) {
-		unsigned sum = dst[dstlen - 1 - i] + carry;
+	if (n == 8)
+		return vouch_load_be64(end - 8);
+	for (size_t i = n; i > 0; i--)
+		v = v << 8 | end[-(ptrdiff_t)i];
+	return v;
+}
 
-		if (i < srclen)
-			sum += src[srclen - 1 - i];
-		dst[dstlen - 1 - i] = (uint8_t)sum;
-		carry = sum >> 8;
+/*
+ * X += src mod 2^(8 seedlen), for X a slack-prefixed value (see
+ * drbg_internal.h): @x points at the slack byte, seedlen + 1 bytes in all,
+ * a whole number of words. Word by word from the low end; the carry is
+ * computed, never branched on, and every word is rewritten whatever the
+ * values, so the time depends only on the lengths (V and C are secret).
+ * What carries into the slack byte is ignored by every reader.
+ */
+static void add_be(uint8_t *x, size_t seedlen, const uint8_t *src, size_t srclen)
+{
+	size_t len = seedlen + 1;
+	uint64_t carry = 0;
+
+	for (size_t done = 0; done < len; done += 8) {
+		size_t m = srclen > done ? (srclen - done < 8 ? srclen - done : 8) : 0;
+		uint64_t a = vouch_load_be64(x + len - done - 8);
+		uint64_t b = m ? load_tail(src + srclen - done, m) : 0;
+		uint64_t sum = a + b;
+		uint64_t c1 = sum < a;
+
+		sum += carry;
+		carry = c1 | (sum < carry);
+		vouch_store_be64(x + len - done - 8, sum);
+	}
+}
+
+/* dst = src + 1 mod 2^(8 seedlen), both slack-prefixed; constant time as
+ * add_be. Hashgen's step from one block's data to the next. */
+static void increment_into(uint8_t *dst, const uint8_t *src, size_t seedlen)
+{
+	size_t len = seedlen + 1;
+	uint64_t carry = 1;
+
+	for (size_t done = 0; done < len; done += 8) {
+		uint64_t sum = vouch_load_be64(src + len - done - 8) + carry;
+
+		carry = sum < carry;
+		vouch_store_be64(dst + len - done - 8, sum);
 	}
 }
 
@@ -58,10 +98,12 @@ static void set_v_and_c(struct vouch_drbg *d, const uint8_t *seed)
 	static const uint8_t zero = 0x00;
 	struct drbg_bytes in[2];
 
-	memcpy(d->s.hash.v, seed, d->seedlen);
+	d->s.hash.v[0] = 0;
+	memcpy(d->s.hash.v + 1, seed, d->seedlen);
 	in[0] = (struct drbg_bytes){ &zero, 1 };
-	in[1] = (struct drbg_bytes){ d->s.hash.v, d->seedlen };
-	hash_df(d->hash, in, 2, d->s.hash.c, d->seedlen);
+	in[1] = (struct drbg_bytes){ d->s.hash.v + 1, d->seedlen };
+	d->s.hash.c[0] = 0;
+	hash_df(d->hash, in, 2, d->s.hash.c + 1, d->seedlen);
 }
 
 /* §10.1.1.2: seed = Hash_df(entropy_input || nonce || personalization). */
@@ -80,7 +122,7 @@ static void hash_reseed(struct vouch_drbg *d, const struct drbg_bytes *in, size_
 	static const uint8_t one = 0x01;
 	struct drbg_bytes all[4] = {
 		{ &one, 1 },
-		{ d->s.hash.v, d->seedlen },
+		{ d->s.hash.v + 1, d->seedlen },
 	};
 	uint8_t seed[DRBG_MAX_SEEDLEN];
 
@@ -99,7 +141,7 @@ static void hash_prefixed(const struct vouch_drbg *d, uint8_t prefix, const uint
 
 	vouch_hash_init(&ctx, d->hash);
 	vouch_hash_update(&ctx, &prefix, 1);
-	vouch_hash_update(&ctx, d->s.hash.v, d->seedlen);
+	vouch_hash_update(&ctx, d->s.hash.v + 1, d->seedlen);
 	vouch_hash_update(&ctx, extra, extra_len);
 	vouch_hash_final(&ctx, md);
 	vouch_wipe(&ctx, sizeof(ctx));
@@ -110,34 +152,37 @@ static void hash_generate(struct vouch_drbg *d, uint8_t *out, size_t len,
 			  const uint8_t *addin, size_t addin_len)
 {
 	const struct vouch_hash_alg *h = d->hash;
-	uint8_t data[DRBG_MAX_SEEDLEN], md[VOUCH_HASH_MAX_LEN], counter[8];
-	static const uint8_t one = 1;
+	uint8_t data[DRBG_MAX_SEEDLEN + 1], data2[DRBG_MAX_SEEDLEN + 1];   /* slack first */
+	uint8_t md[VOUCH_HASH_MAX_LEN], counter[8];
 
 	/* Step 2: w = Hash(0x02 || V || additional_input); V = V + w. */
 	if (addin_len) {
 		hash_prefixed(d, 0x02, addin, addin_len, md);
 		add_be(d->s.hash.v, d->seedlen, md, h->digest_len);
 	}
-	/* Step 3, Hashgen (§10.1.1.4): Hash(data), data + 1, ... */
-	memcpy(data, d->s.hash.v, d->seedlen);
+	/* Step 3, Hashgen (§10.1.1.4): Hash(data), Hash(data + 1), ... The
+	 * blocks are independent, so whole ones go two at a time. */
+	memcpy(data, d->s.hash.v, d->seedlen + 1);
+	for (; len >= 2 * h->digest_len; len -= 2 * h->digest_len, out += 2 * h->digest_len) {
+		increment_into(data2, data, d->seedlen);
+		vouch_hash_x2(h, data + 1, data2 + 1, d->seedlen, out, out + h->digest_len);
+		increment_into(data, data2, d->seedlen);
+	}
 	for (size_t done = 0; done < len; done += h->digest_len) {
 		size_t take = len - done < h->digest_len ? len - done : h->digest_len;
 
-		if (take == h->digest_len) {
-			vouch_hash(h, data, d->seedlen, out + done);
-		} else {
-			vouch_hash(h, data, d->seedlen, md);
-			memcpy(out + done, md, take);
-		}
-		add_be(data, d->seedlen, &one, 1);
+		vouch_hash(h, data + 1, d->seedlen, md);
+		memcpy(out + done, md, take);
+		increment_into(data, data, d->seedlen);
 	}
 	/* Steps 4-5: V = V + Hash(0x03 || V) + C + reseed_counter. */
 	hash_prefixed(d, 0x03, NULL, 0, md);
 	vouch_store_be64(counter, d->reseed_counter);
 	add_be(d->s.hash.v, d->seedlen, md, h->digest_len);
-	add_be(d->s.hash.v, d->seedlen, d->s.hash.c, d->seedlen);
+	add_be(d->s.hash.v, d->seedlen, d->s.hash.c, d->seedlen + 1);
 	add_be(d->s.hash.v, d->seedlen, counter, sizeof(counter));
 	vouch_wipe(data, sizeof(data));
+	vouch_wipe(data2, sizeof(data2));
 	vouch_wipe(md, sizeof(md));
 }
 

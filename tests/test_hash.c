@@ -16,6 +16,7 @@
 #include <vouch/hash.h>
 
 #include "harness.h"
+#include "hash_internal.h"
 
 /* FIPS 180-4 examples (NIST's "abc" and the 448/896-bit messages). */
 static const struct {
@@ -206,6 +207,38 @@ static void test_implementations_agree(void **state)
 	free(msg);
 }
 
+/* vouch_hash_x2 (two messages at once, for Hash_DRBG) equals two
+ * vouch_hash calls, for every algorithm, implementation and length
+ * around the block boundaries. */
+static void test_hash_x2(void **state)
+{
+	uint8_t m1[300], m2[300];
+	struct vt_prng prng;
+
+	vt_prng_seed(&prng, "test_hash_x2");
+	vt_prng_fill(&prng, m1, sizeof(m1));
+	vt_prng_fill(&prng, m2, sizeof(m2));
+	for (int impl = 0; impl < vt_impl_count(); impl++) {
+		const char *name = vt_impl_pin(impl);
+
+		for (size_t a = 0; vouch_hash_alg_at(a); a++) {
+			const struct vouch_hash_alg *alg = vouch_hash_alg_at(a);
+
+			for (size_t len = 0; len <= sizeof(m1); len++) {
+				uint8_t w1[VOUCH_HASH_MAX_LEN], w2[VOUCH_HASH_MAX_LEN];
+				uint8_t g1[VOUCH_HASH_MAX_LEN], g2[VOUCH_HASH_MAX_LEN];
+
+				vouch_hash(alg, m1, len, w1);
+				vouch_hash(alg, m2, len, w2);
+				vouch_hash_x2(alg, m1, m2, len, g1, g2);
+				if (memcmp(w1, g1, alg->digest_len) || memcmp(w2, g2, alg->digest_len))
+					fail_msg("%s %s: vouch_hash_x2 differs at length %zu", name, alg->name, len);
+			}
+		}
+	}
+	vt_impl_unpin();
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -214,6 +247,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_lookup),
 		cmocka_unit_test(test_streaming),
 		cmocka_unit_test(test_implementations_agree),
+		cmocka_unit_test(test_hash_x2),
 	};
 
 	return vt_main(argc, argv, "hash", tests, sizeof(tests) / sizeof(tests[0]));

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <vouch/hash.h>
+#include <vouch/mem.h>
 
 #include "endian.h"
 #include "hash_internal.h"
@@ -37,6 +38,15 @@ void vouch_hash(const struct vouch_hash_alg *alg, const void *data, size_t len,
 	alg->init(&ctx);
 	alg->update(&ctx, data, len);
 	alg->final(&ctx, out);
+}
+
+void vouch_hash_x2(const struct vouch_hash_alg *alg, const uint8_t *m1, const uint8_t *m2,
+		   size_t len, uint8_t *out1, uint8_t *out2)
+{
+	if (vouch_sha256_x2(alg, m1, m2, len, out1, out2) == 0)
+		return;
+	vouch_hash(alg, m1, len, out1);
+	vouch_hash(alg, m2, len, out2);
 }
 
 void vouch_md_update(struct vouch_hash_ctx *ctx, const void *data, size_t len)
@@ -74,27 +84,40 @@ void vouch_md_update(struct vouch_hash_ctx *ctx, const void *data, size_t len)
 		memcpy(ctx->buf, p, len);
 }
 
-void vouch_md_pad(struct vouch_hash_ctx *ctx, size_t lenfield)
+size_t vouch_md_pad_tail(const uint8_t *tail, size_t used, uint64_t count_lo, uint64_t count_hi,
+			 size_t block_len, size_t lenfield, uint8_t out[2 * VOUCH_HASH_MAX_BLOCK])
 {
-	size_t block_len = ctx->alg->block_len;
-	size_t used = (size_t)(ctx->count_lo & (block_len - 1));
 	/* The length in bits: count * 8 as a 128-bit number. */
-	uint64_t bits_lo = ctx->count_lo << 3;
-	uint64_t bits_hi = (ctx->count_hi << 3) | (ctx->count_lo >> 61);
-	uint8_t *len_at;
+	uint64_t bits_lo = count_lo << 3;
+	uint64_t bits_hi = (count_hi << 3) | (count_lo >> 61);
+	size_t n = used + 1 + lenfield > block_len ? 2 : 1;
+	uint8_t *len_at = out + n * block_len - 8;
 
-	ctx->buf[used++] = 0x80;
-	if (used > block_len - lenfield) {
-		memset(ctx->buf + used, 0, block_len - used);
-		ctx->blocks(&ctx->state, ctx->buf, 1);
-		used = 0;
-	}
-	memset(ctx->buf + used, 0, block_len - used);
-	len_at = ctx->buf + block_len - 8;
+	memcpy(out, tail, used);
+	out[used] = 0x80;
+	memset(out + used + 1, 0, n * block_len - used - 1);
 	vouch_store_be64(len_at, bits_lo);
 	if (lenfield == 16)
 		vouch_store_be64(len_at - 8, bits_hi);
-	ctx->blocks(&ctx->state, ctx->buf, 1);
+	return n;
+}
+
+size_t vouch_md_final_blocks(const struct vouch_hash_ctx *ctx, size_t lenfield,
+			     uint8_t out[2 * VOUCH_HASH_MAX_BLOCK])
+{
+	size_t block_len = ctx->alg->block_len;
+
+	return vouch_md_pad_tail(ctx->buf, (size_t)(ctx->count_lo & (block_len - 1)),
+				 ctx->count_lo, ctx->count_hi, block_len, lenfield, out);
+}
+
+void vouch_md_pad(struct vouch_hash_ctx *ctx, size_t lenfield)
+{
+	uint8_t last[2 * VOUCH_HASH_MAX_BLOCK];
+	size_t n = vouch_md_final_blocks(ctx, lenfield, last);
+
+	ctx->blocks(&ctx->state, last, n);
+	vouch_wipe(last, n * ctx->alg->block_len);
 }
 
 void vouch_hash_set_count(struct vouch_hash_ctx *ctx, uint64_t lo, uint64_t hi)

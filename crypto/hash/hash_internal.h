@@ -20,10 +20,20 @@ typedef void vouch_hash_blocks_fn(void *state, const uint8_t *data, size_t n);
 void vouch_md_update(struct vouch_hash_ctx *ctx, const void *data, size_t len);
 
 /*
- * FIPS 180-4 §5.1 padding: append 0x80, zeros, and the message length in
- * bits as a big-endian integer of @lenfield bytes (8 or 16), then compress
- * the last block(s). Leaves the final chaining value in ctx->state.
+ * FIPS 180-4 §5.1 padding: the buffered bytes, 0x80, zeros, and the
+ * message length in bits as a big-endian integer of @lenfield bytes (8 or
+ * 16), written to @out as the last one or two blocks; returns how many.
  */
+size_t vouch_md_final_blocks(const struct vouch_hash_ctx *ctx, size_t lenfield,
+			     uint8_t out[2 * VOUCH_HASH_MAX_BLOCK]);
+
+/* The same from a tail of @used (< block_len) bytes ending a message of
+ * count_hi:count_lo bytes, for callers that hold no context. */
+size_t vouch_md_pad_tail(const uint8_t *tail, size_t used, uint64_t count_lo, uint64_t count_hi,
+			 size_t block_len, size_t lenfield, uint8_t out[2 * VOUCH_HASH_MAX_BLOCK]);
+
+/* Pad and compress the last block(s): the final chaining value is then in
+ * ctx->state. */
 void vouch_md_pad(struct vouch_hash_ctx *ctx, size_t lenfield);
 
 /*
@@ -45,7 +55,20 @@ vouch_hash_blocks_fn vouch_sha512_blocks_portable;
 vouch_hash_blocks_fn vouch_sha1_blocks_shani;
 vouch_hash_blocks_fn vouch_sha256_blocks_shani;
 vouch_hash_blocks_fn vouch_sha512_blocks_avx2;
+void vouch_sha256_blocks_shani_x2(void *state_a, void *state_b,
+				  const uint8_t *a, const uint8_t *b, size_t n);
 #endif
+
+/*
+ * Hash two messages of the same length, as two vouch_hash() calls would.
+ * SHA-224 and SHA-256 on SHA-NI run both compressions interleaved, which
+ * costs little more than one (the single stream is latency-bound); other
+ * algorithms hash one after the other.
+ */
+void vouch_hash_x2(const struct vouch_hash_alg *alg, const uint8_t *m1, const uint8_t *m2,
+		   size_t len, uint8_t *out1, uint8_t *out2);
+int vouch_sha256_x2(const struct vouch_hash_alg *alg, const uint8_t *m1, const uint8_t *m2,
+		    size_t len, uint8_t *out1, uint8_t *out2);
 
 /* The best implementation for the features now in force (see cpu.h). */
 vouch_hash_blocks_fn *vouch_sha1_select(void);

@@ -58,17 +58,18 @@ void vouch_hmac_update(struct vouch_hmac_ctx *ctx, const void *data, size_t len)
 /* see vouch/hmac.h */
 void vouch_hmac_final(struct vouch_hmac_ctx *ctx, uint8_t *out)
 {
-	struct vouch_hash_ctx outer = ctx->okey;
 	uint8_t inner_md[VOUCH_HASH_MAX_LEN];
 	size_t len = ctx->inner.alg->digest_len;
 
-	/* Steps 6, 8, 9. */
+	/* Steps 6, 8, 9. The inner context, spent, becomes the outer hash;
+	 * reloading the (K ^ ipad) state afterwards both resets the key for
+	 * the next message and overwrites the outer hash's working state. */
 	vouch_hash_final(&ctx->inner, inner_md);
-	vouch_hash_update(&outer, inner_md, len);
-	vouch_hash_final(&outer, out);
-	vouch_wipe(inner_md, sizeof(inner_md));
-	vouch_wipe(&outer, sizeof(outer));
+	ctx->inner = ctx->okey;
+	vouch_hash_update(&ctx->inner, inner_md, len);
+	vouch_hash_final(&ctx->inner, out);
 	ctx->inner = ctx->ikey;
+	vouch_wipe(inner_md, sizeof(inner_md));
 }
 
 /* see vouch/hmac.h */

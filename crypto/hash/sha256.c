@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <vouch/hash.h>
+#include <vouch/mem.h>
 
 #include "cpu.h"
 #include "endian.h"
@@ -116,13 +117,55 @@ static void sha256_init(struct vouch_hash_ctx *ctx)
 }
 
 /* Both output the leading digest_len bytes of the big-endian state. */
-static void sha256_final(struct vouch_hash_ctx *ctx, uint8_t *out)
+static void sha256_output(const struct vouch_hash_ctx *ctx, uint8_t *out)
 {
 	size_t words = ctx->alg->digest_len / 4;
 
-	vouch_md_pad(ctx, 8);
 	for (size_t i = 0; i < words; i++)
 		vouch_store_be32(out + 4 * i, ctx->state.w32[i]);
+}
+
+static void sha256_final(struct vouch_hash_ctx *ctx, uint8_t *out)
+{
+	vouch_md_pad(ctx, 8);
+	sha256_output(ctx, out);
+}
+
+/*
+ * Two messages through the two-stream SHA-NI compression: whole blocks
+ * straight from the messages, then both padded tails together. Returns
+ * -1 (and does nothing) when that path is not in force for @alg.
+ */
+int vouch_sha256_x2(const struct vouch_hash_alg *alg, const uint8_t *m1, const uint8_t *m2,
+		    size_t len, uint8_t *out1, uint8_t *out2)
+{
+#if defined(VOUCH_ACCEL_X86)
+	struct vouch_hash_ctx a, b;
+	uint8_t last_a[2 * VOUCH_HASH_MAX_BLOCK], last_b[2 * VOUCH_HASH_MAX_BLOCK];
+	size_t full = len / 64, n;
+
+	if (alg != &vouch_sha256_alg && alg != &vouch_sha224_alg)
+		return -1;
+	alg->init(&a);
+	if (a.blocks != vouch_sha256_blocks_shani)
+		return -1;
+	b = a;
+	if (full)
+		vouch_sha256_blocks_shani_x2(&a.state, &b.state, m1, m2, full);
+	n = vouch_md_pad_tail(m1 + full * 64, len % 64, len, 0, 64, 8, last_a);
+	vouch_md_pad_tail(m2 + full * 64, len % 64, len, 0, 64, 8, last_b);
+	vouch_sha256_blocks_shani_x2(&a.state, &b.state, last_a, last_b, n);
+	sha256_output(&a, out1);
+	sha256_output(&b, out2);
+	/* The message tails are the secrets left behind (the states are the
+	 * digests just output). */
+	vouch_wipe(last_a, n * 64);
+	vouch_wipe(last_b, n * 64);
+	return 0;
+#else
+	(void)alg, (void)m1, (void)m2, (void)len, (void)out1, (void)out2;
+	return -1;
+#endif
 }
 
 /* 2.16.840.1.101.3.4.2.{4,1} */
