@@ -9,6 +9,7 @@
 #include <vouch/mem.h>
 
 #include "drbg_internal.h"
+#include "hash_internal.h"
 
 /* K = HMAC(K, V || byte || provided...); V = HMAC(K, V). */
 static void update_half(struct vouch_drbg *d, uint8_t byte, const struct drbg_bytes *in, size_t n)
@@ -62,14 +63,18 @@ static void hmac_generate(struct vouch_drbg *d, uint8_t *out, size_t len,
 	size_t outlen = d->hash->digest_len;
 	struct drbg_bytes a = { addin, addin_len };
 
+	size_t whole = len / outlen, rest = len % outlen;
+
 	if (addin_len)
 		hmac_update(d, &a, 1);
-	for (size_t done = 0; done < len; done += outlen) {
-		size_t take = len - done < outlen ? len - done : outlen;
+	/* Step 4: V = HMAC(Key, V), output V, until there is enough. */
+	vouch_hmac_chain(&d->s.hmac.k, d->s.hmac.v, out, whole);
+	if (rest) {
+		uint8_t last[VOUCH_HASH_MAX_LEN];
 
-		vouch_hmac_update(&d->s.hmac.k, d->s.hmac.v, outlen);
-		vouch_hmac_final(&d->s.hmac.k, d->s.hmac.v);
-		memcpy(out + done, d->s.hmac.v, take);
+		vouch_hmac_chain(&d->s.hmac.k, d->s.hmac.v, last, 1);
+		memcpy(out + whole * outlen, last, rest);
+		vouch_wipe(last, sizeof(last));
 	}
 	hmac_update(d, &a, 1);
 }

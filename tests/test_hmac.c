@@ -17,6 +17,7 @@
 #include <vouch/hmac.h>
 
 #include "harness.h"
+#include "hash_internal.h"
 
 static const char jefe_msg[] = "what do ya want for nothing?";
 
@@ -173,6 +174,42 @@ static void test_verify(void **state)
 	assert_vouch_err(vouch_hmac_verify(alg, "k", 1, "msh", 3, tag, sizeof(tag)), -EKEYREJECTED);
 }
 
+/* vouch_hmac_chain (HMAC_DRBG's loop, in registers for HMAC-SHA-256 on
+ * SHA-NI) equals V = HMAC(K, V) done by hand. */
+static void test_chain(void **state)
+{
+	for (int impl = 0; impl < vt_impl_count(); impl++) {
+		const char *name = vt_impl_pin(impl);
+
+		for (size_t a = 0; vouch_hash_alg_at(a); a++) {
+			const struct vouch_hash_alg *alg = vouch_hash_alg_at(a);
+			size_t dl = alg->digest_len;
+			uint8_t v[VOUCH_HASH_MAX_LEN], w[VOUCH_HASH_MAX_LEN];
+			uint8_t out[5 * VOUCH_HASH_MAX_LEN], want[5 * VOUCH_HASH_MAX_LEN];
+			struct vouch_hmac_ctx ctx;
+
+			for (size_t i = 0; i < dl; i++)
+				v[i] = w[i] = (uint8_t)(i * 3 + 1);
+			for (size_t i = 0; i < 5; i++) {
+				vouch_hmac(alg, "key", 3, w, dl, w);
+				memcpy(want + i * dl, w, dl);
+			}
+			vouch_hmac_init(&ctx, alg, "key", 3);
+			vouch_hmac_chain(&ctx, v, out, 2);
+			vouch_hmac_chain(&ctx, v, out + 2 * dl, 3);
+			if (memcmp(out, want, 5 * dl) || memcmp(v, w, dl))
+				fail_msg("%s HMAC-%s chain differs", name, alg->name);
+			/* The context is still keyed and reset. */
+			vouch_hmac_update(&ctx, "m", 1);
+			vouch_hmac_final(&ctx, out);
+			vouch_hmac(alg, "key", 3, "m", 1, want);
+			assert_memory_equal(out, want, dl);
+			vouch_hmac_wipe(&ctx);
+		}
+	}
+	vt_impl_unpin();
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -181,6 +218,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_key_lengths),
 		cmocka_unit_test(test_streaming_and_reset),
 		cmocka_unit_test(test_verify),
+		cmocka_unit_test(test_chain),
 	};
 
 	return vt_main(argc, argv, "hmac", tests, sizeof(tests) / sizeof(tests[0]));

@@ -55,6 +55,8 @@ vouch_hash_blocks_fn vouch_sha512_blocks_portable;
 vouch_hash_blocks_fn vouch_sha1_blocks_shani;
 vouch_hash_blocks_fn vouch_sha256_blocks_shani;
 vouch_hash_blocks_fn vouch_sha512_blocks_avx2;
+void vouch_hmac_sha256_shani_chain(const uint32_t ikey[8], const uint32_t okey[8],
+				   uint8_t v[32], uint8_t *out, size_t n);
 void vouch_sha256_blocks_shani_x2(void *state_a, void *state_b,
 				  const uint8_t *a, const uint8_t *b, size_t n);
 #endif
@@ -74,5 +76,14 @@ int vouch_sha256_x2(const struct vouch_hash_alg *alg, const uint8_t *m1, const u
 vouch_hash_blocks_fn *vouch_sha1_select(void);
 vouch_hash_blocks_fn *vouch_sha256_select(void);
 vouch_hash_blocks_fn *vouch_sha512_select(void);
+
+struct vouch_hmac_ctx;
+
+/*
+ * HMAC_DRBG's output loop (SP800-90A §10.1.2.5 step 4) under a keyed
+ * context: @n times V = HMAC(K, V), each new V (digest_len bytes) also
+ * written to @out. HMAC-SHA-256 on SHA-NI runs it in registers.
+ */
+void vouch_hmac_chain(struct vouch_hmac_ctx *ctx, uint8_t *v, uint8_t *out, size_t n);
 
 #endif /* VOUCH_HASH_INTERNAL_H */

@@ -11,6 +11,8 @@
 #include <vouch/hmac.h>
 #include <vouch/mem.h>
 
+#include "hash_internal.h"
+
 /* see vouch/hmac.h */
 void vouch_hmac_init(struct vouch_hmac_ctx *ctx, const struct vouch_hash_alg *alg,
 		     const void *key, size_t keylen)
@@ -70,6 +72,23 @@ void vouch_hmac_final(struct vouch_hmac_ctx *ctx, uint8_t *out)
 	vouch_hash_final(&ctx->inner, out);
 	ctx->inner = ctx->ikey;
 	vouch_wipe(inner_md, sizeof(inner_md));
+}
+
+void vouch_hmac_chain(struct vouch_hmac_ctx *ctx, uint8_t *v, uint8_t *out, size_t n)
+{
+	size_t len = ctx->ikey.alg->digest_len;
+
+#if defined(VOUCH_ACCEL_X86)
+	if (ctx->ikey.alg == &vouch_sha256_alg && ctx->ikey.blocks == vouch_sha256_blocks_shani) {
+		vouch_hmac_sha256_shani_chain(ctx->ikey.state.w32, ctx->okey.state.w32, v, out, n);
+		return;
+	}
+#endif
+	for (size_t i = 0; i < n; i++) {
+		vouch_hmac_update(ctx, v, len);
+		vouch_hmac_final(ctx, v);
+		memcpy(out + i * len, v, len);
+	}
 }
 
 /* see vouch/hmac.h */

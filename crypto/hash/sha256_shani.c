@@ -33,8 +33,9 @@
 						 _mm_alignr_epi8(w3, w2, 4)), w3))
 
 /* [A B C D] [E F G H] (low lane first) -> [F E B A] [H G D C]. */
-static TARGET void load_state(const uint32_t *h, __m128i *abef, __m128i *cdgh)
+static TARGET void load_state(const void *state, __m128i *abef, __m128i *cdgh)
 {
+	const uint32_t *h = state;
 	__m128i tmp = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&h[0]), 0xb1);
 	__m128i efgh = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&h[4]), 0x1b);
 
@@ -42,52 +43,109 @@ static TARGET void load_state(const uint32_t *h, __m128i *abef, __m128i *cdgh)
 	*cdgh = _mm_blend_epi16(efgh, tmp, 0xf0);
 }
 
-/* And back. */
-static TARGET void store_state(uint32_t *h, __m128i abef, __m128i cdgh)
+/* The digest of a state as message words: [A B C D] and [E F G H]. */
+static inline __attribute__((always_inline)) TARGET void
+digest_words(__m128i abef, __m128i cdgh, __m128i *abcd, __m128i *efgh)
 {
 	__m128i tmp = _mm_shuffle_epi32(abef, 0x1b);
 
 	cdgh = _mm_shuffle_epi32(cdgh, 0xb1);
-	_mm_storeu_si128((__m128i *)&h[0], _mm_blend_epi16(tmp, cdgh, 0xf0));
-	_mm_storeu_si128((__m128i *)&h[4], _mm_alignr_epi8(cdgh, tmp, 8));
+	*abcd = _mm_blend_epi16(tmp, cdgh, 0xf0);
+	*efgh = _mm_alignr_epi8(cdgh, tmp, 8);
 }
+
+/* And back to [A B C D] [E F G H] in memory. */
+static TARGET void store_state(uint32_t *h, __m128i abef, __m128i cdgh)
+{
+	__m128i abcd, efgh;
+
+	digest_words(abef, cdgh, &abcd, &efgh);
+	_mm_storeu_si128((__m128i *)&h[0], abcd);
+	_mm_storeu_si128((__m128i *)&h[4], efgh);
+}
+
+/*
+ * One block: the message words w0..w3 (lane 0 of w0 is W[0], as values)
+ * into the state, with the feed-forward addition of §6.2.2 step 4.
+ */
+static inline __attribute__((always_inline)) TARGET void
+compress(__m128i *abef_io, __m128i *cdgh_io, __m128i w0, __m128i w1, __m128i w2, __m128i w3)
+{
+	__m128i abef = *abef_io, cdgh = *cdgh_io;
+
+	ROUNDS4(w0, 0);
+	ROUNDS4(w1, 1);
+	ROUNDS4(w2, 2);
+	ROUNDS4(w3, 3);
+	for (int i = 4; i < 16; i += 4) {
+		SCHED4(w0, w1, w2, w3);
+		ROUNDS4(w0, i);
+		SCHED4(w1, w2, w3, w0);
+		ROUNDS4(w1, i + 1);
+		SCHED4(w2, w3, w0, w1);
+		ROUNDS4(w2, i + 2);
+		SCHED4(w3, w0, w1, w2);
+		ROUNDS4(w3, i + 3);
+	}
+	*abef_io = _mm_add_epi32(abef, *abef_io);
+	*cdgh_io = _mm_add_epi32(cdgh, *cdgh_io);
+}
+
+/* Byte-swap each 32-bit word: messages and digests are big-endian. */
+#define BSWAP32 _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL)
 
 TARGET void vouch_sha256_blocks_shani(void *state, const uint8_t *data, size_t n)
 {
-	uint32_t *h = state;
-	/* Byte-swap each 32-bit word: the message is big-endian. */
-	const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
+	const __m128i bswap = BSWAP32;
 	__m128i abef, cdgh;
 
-	load_state(h, &abef, &cdgh);
-
+	load_state(state, &abef, &cdgh);
 	while (n--) {
-		__m128i abef_in = abef, cdgh_in = cdgh;
-		__m128i w0 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data + 0)), bswap);
-		__m128i w1 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data + 16)), bswap);
-		__m128i w2 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data + 32)), bswap);
-		__m128i w3 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data + 48)), bswap);
-
-		ROUNDS4(w0, 0);
-		ROUNDS4(w1, 1);
-		ROUNDS4(w2, 2);
-		ROUNDS4(w3, 3);
-		for (int i = 4; i < 16; i += 4) {
-			SCHED4(w0, w1, w2, w3);
-			ROUNDS4(w0, i);
-			SCHED4(w1, w2, w3, w0);
-			ROUNDS4(w1, i + 1);
-			SCHED4(w2, w3, w0, w1);
-			ROUNDS4(w2, i + 2);
-			SCHED4(w3, w0, w1, w2);
-			ROUNDS4(w3, i + 3);
-		}
-		abef = _mm_add_epi32(abef, abef_in);
-		cdgh = _mm_add_epi32(cdgh, cdgh_in);
+		compress(&abef, &cdgh,
+			 _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data + 0)), bswap),
+			 _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data + 16)), bswap),
+			 _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data + 32)), bswap),
+			 _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data + 48)), bswap));
 		data += 64;
 	}
+	store_state(state, abef, cdgh);
+}
 
-	store_state(h, abef, cdgh);
+/*
+ * HMAC_DRBG's output loop for HMAC-SHA-256 (SP800-90A §10.1.2.5 step 4):
+ * n times V = HMAC(K, V), each V also written to out. @ikey and @okey are
+ * the chaining values after the (K ^ ipad) and (K ^ opad) blocks. The
+ * messages are 32 bytes after one key block, so both compressions have
+ * fixed padding (0x80 at byte 32, length 768 bits), and every value stays
+ * in registers from one HMAC to the next.
+ */
+TARGET void vouch_hmac_sha256_shani_chain(const uint32_t ikey[8], const uint32_t okey[8],
+					  uint8_t v[32], uint8_t *out, size_t n)
+{
+	const __m128i bswap = BSWAP32;
+	const __m128i pad0 = _mm_set_epi32(0, 0, 0, (int)0x80000000u);
+	const __m128i pad1 = _mm_set_epi32((64 + 32) * 8, 0, 0, 0);
+	__m128i ki_abef, ki_cdgh, ko_abef, ko_cdgh;
+	__m128i v0 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)v), bswap);
+	__m128i v1 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(v + 16)), bswap);
+
+	load_state(ikey, &ki_abef, &ki_cdgh);
+	load_state(okey, &ko_abef, &ko_cdgh);
+	while (n--) {
+		__m128i abef = ki_abef, cdgh = ki_cdgh, d0, d1;
+
+		compress(&abef, &cdgh, v0, v1, pad0, pad1);     /* inner */
+		digest_words(abef, cdgh, &d0, &d1);
+		abef = ko_abef;
+		cdgh = ko_cdgh;
+		compress(&abef, &cdgh, d0, d1, pad0, pad1);     /* outer */
+		digest_words(abef, cdgh, &v0, &v1);
+		_mm_storeu_si128((__m128i *)out, _mm_shuffle_epi8(v0, bswap));
+		_mm_storeu_si128((__m128i *)(out + 16), _mm_shuffle_epi8(v1, bswap));
+		out += 32;
+	}
+	_mm_storeu_si128((__m128i *)v, _mm_shuffle_epi8(v0, bswap));
+	_mm_storeu_si128((__m128i *)(v + 16), _mm_shuffle_epi8(v1, bswap));
 }
 
 /* The same four rounds for two independent streams, a and b. */
@@ -110,7 +168,7 @@ TARGET void vouch_sha256_blocks_shani(void *state, const uint8_t *data, size_t n
 TARGET void vouch_sha256_blocks_shani_x2(void *state_a, void *state_b,
 					 const uint8_t *a, const uint8_t *b, size_t n)
 {
-	const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
+	const __m128i bswap = BSWAP32;
 	__m128i abef_a, cdgh_a, abef_b, cdgh_b;
 
 	load_state(state_a, &abef_a, &cdgh_a);
