@@ -104,6 +104,23 @@ void vt_impl_unpin(void)
 	vouch_cpu_features_restrict(UINT32_MAX);
 }
 
+int vt_aes_impl_count(void)
+{
+	return vt_impl_count() > 1 ? 3 : 1;
+}
+
+const char *vt_aes_impl_pin(int index)
+{
+	if (index == 0)
+		return vt_impl_pin(0);
+	vt_impl_pin(1);
+	if (index == 1) {
+		vouch_cpu_features_restrict(UINT32_MAX & ~(uint32_t)VOUCH_CPU_VAES);
+		return "aes-ni";
+	}
+	return "accelerated";
+}
+
 void vt_prng_seed(struct vt_prng *p, const char *what)
 {
 	const char *env = getenv("VOUCH_TEST_SEED");

@@ -65,6 +65,14 @@ int vt_impl_count(void);
 const char *vt_impl_pin(int index);
 void vt_impl_unpin(void);
 
+/*
+ * The same for AES, whose accelerated side has two paths: index 1 pins
+ * AES-NI alone (every feature but VAES), index 2 everything (VAES CTR).
+ * Pinning takes effect at the next vouch_aes_init().
+ */
+int vt_aes_impl_count(void);
+const char *vt_aes_impl_pin(int index);
+
 /* A tiny deterministic PRNG (xorshift64*) for property tests: not for
  * anything secret. The seed is printed so a failure can be replayed. */
 struct vt_prng { uint64_t s; };

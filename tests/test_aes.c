@@ -22,27 +22,6 @@
 #include "cpu.h"
 #include "harness.h"
 
-/*
- * vt_impl's two settings, with "accelerated" split once more: all
- * features but VAES (the AES-NI path), then all of them (VAES for CTR).
- * Pinning takes effect at the next vouch_aes_init().
- */
-static int aes_impl_count(void)
-{
-	return vt_impl_count() > 1 ? 3 : 1;
-}
-
-static const char *aes_impl_pin(int index)
-{
-	if (index == 0)
-		return vt_impl_pin(0);
-	vt_impl_pin(1);
-	if (index == 1) {
-		vouch_cpu_features_restrict(UINT32_MAX & ~(uint32_t)VOUCH_CPU_VAES);
-		return "aes-ni";
-	}
-	return "accelerated";
-}
 
 /* FIPS 197 Appendix B and Appendix C.1-C.3. */
 static const struct {
@@ -60,8 +39,8 @@ static const struct {
 
 static void test_fips197(void **state)
 {
-	for (int i = 0; i < aes_impl_count(); i++) {
-		const char *impl = aes_impl_pin(i);
+	for (int i = 0; i < vt_aes_impl_count(); i++) {
+		const char *impl = vt_aes_impl_pin(i);
 
 		for (size_t t = 0; t < sizeof(kat) / sizeof(kat[0]); t++) {
 			struct vouch_aes_key k;
@@ -109,8 +88,8 @@ static void test_dispatch(void **state)
 	(void)ni;
 	(void)wide;
 #endif
-	for (int i = 0; i < aes_impl_count(); i++) {
-		const char *impl = aes_impl_pin(i);
+	for (int i = 0; i < vt_aes_impl_count(); i++) {
+		const char *impl = vt_aes_impl_pin(i);
 
 		assert_vouch_ok(vouch_aes_init(&k, key, sizeof(key)));
 		if (strcmp(vouch_aes_impl_name(&k), want[i]) != 0)
@@ -216,8 +195,8 @@ static void test_ctr_pieces(void **state)
 	assert_non_null(pieces);
 	assert_non_null(ref);
 	vt_prng_seed(&prng, "test_ctr_pieces");
-	for (int i = 0; i < aes_impl_count(); i++) {
-		const char *impl = aes_impl_pin(i);
+	for (int i = 0; i < vt_aes_impl_count(); i++) {
+		const char *impl = vt_aes_impl_pin(i);
 
 		for (int trial = 0; trial < 60; trial++) {
 			uint8_t raw[32], ctr0[16], c1[16], c2[16], c3[16];
@@ -266,8 +245,8 @@ static void test_ctr_empty(void **state)
 	uint8_t ctr[16] = { 9, 8, 7 }, out[16];
 	struct vouch_aes_key k;
 
-	for (int i = 0; i < aes_impl_count(); i++) {
-		aes_impl_pin(i);
+	for (int i = 0; i < vt_aes_impl_count(); i++) {
+		vt_aes_impl_pin(i);
 		assert_vouch_ok(vouch_aes_init(&k, raw, sizeof(raw)));
 		memset(out, 0x5a, sizeof(out));
 		vouch_aes_ctr_keystream(&k, ctr, out, 0);
@@ -290,8 +269,8 @@ static void test_ctr_wrap(void **state)
 	static const int ones[] = { 4, 8, 16 };   /* trailing all-ones bytes */
 	uint8_t got[MAX], want[MAX];
 
-	for (int i = 0; i < aes_impl_count(); i++) {
-		const char *impl = aes_impl_pin(i);
+	for (int i = 0; i < vt_aes_impl_count(); i++) {
+		const char *impl = vt_aes_impl_pin(i);
 
 		for (size_t kl = 0; kl < 3; kl++) {
 			uint8_t raw[32];
@@ -337,8 +316,8 @@ static void test_ctr_wrap_to_zero(void **state)
 	uint8_t c[16], ones[16], zero[16] = { 0 }, got[48], want[48];
 	struct vouch_aes_key k;
 
-	for (int i = 0; i < aes_impl_count(); i++) {
-		aes_impl_pin(i);
+	for (int i = 0; i < vt_aes_impl_count(); i++) {
+		vt_aes_impl_pin(i);
 		assert_vouch_ok(vouch_aes_init(&k, raw, sizeof(raw)));
 		memset(c, 0xff, 16);
 		vouch_aes_ctr_keystream(&k, c, got, 16);
@@ -363,7 +342,7 @@ static void test_impls_agree(void **state)
 	enum { LEN = 3000 };
 	uint8_t *ks[3], raw[32], ctr0[16], blk[3][16];
 	struct vt_prng prng;
-	int n = aes_impl_count();
+	int n = vt_aes_impl_count();
 
 	if (n < 2) {
 		print_message("[  SKIP    ] no accelerated implementation on this CPU\n");
@@ -383,7 +362,7 @@ static void test_impls_agree(void **state)
 			struct vouch_aes_key k;
 			uint8_t c[16];
 
-			aes_impl_pin(i);
+			vt_aes_impl_pin(i);
 			assert_vouch_ok(vouch_aes_init(&k, raw, klen));
 			memcpy(c, ctr0, 16);
 			vouch_aes_ctr_keystream(&k, c, ks[i], len);
@@ -418,8 +397,8 @@ static void test_bad_lengths(void **state)
 	uint8_t raw[64] = { 7 };
 	struct vouch_aes_key k;
 
-	for (int i = 0; i < aes_impl_count(); i++) {
-		aes_impl_pin(i);
+	for (int i = 0; i < vt_aes_impl_count(); i++) {
+		vt_aes_impl_pin(i);
 		for (size_t j = 0; j < sizeof(bad) / sizeof(bad[0]); j++) {
 			memset(&k, 0xaa, sizeof(k));
 			assert_vouch_err(vouch_aes_init(&k, raw, bad[j]), -EINVAL);
@@ -439,10 +418,10 @@ static void test_wipe_and_copy(void **state)
 	static const uint8_t raw[32] = { 1, 2, 3, 4 };
 	uint8_t c1[16] = { 0 }, c2[16] = { 0 }, a[64], b[64];
 
-	for (int i = 0; i < aes_impl_count(); i++) {
+	for (int i = 0; i < vt_aes_impl_count(); i++) {
 		struct vouch_aes_key k, copy;
 
-		aes_impl_pin(i);
+		vt_aes_impl_pin(i);
 		assert_vouch_ok(vouch_aes_init(&k, raw, sizeof(raw)));
 		assert_false(all_zero(k.rk, sizeof(k.rk)));
 		copy = k;

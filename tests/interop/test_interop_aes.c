@@ -18,29 +18,11 @@
 
 #include <vouch/aes.h>
 
-#include "cpu.h"
 #include "harness.h"
 
 #define MAX_LEN   5000   /* longest random keystream */
 #define CASES     400    /* random cases per key size and implementation */
 
-/* vt_impl's settings, "accelerated" split into AES-NI alone and with VAES. */
-static int aes_impl_count(void)
-{
-	return vt_impl_count() > 1 ? 3 : 1;
-}
-
-static const char *aes_impl_pin(int index)
-{
-	if (index == 0)
-		return vt_impl_pin(0);
-	vt_impl_pin(1);
-	if (index == 1) {
-		vouch_cpu_features_restrict(UINT32_MAX & ~(uint32_t)VOUCH_CPU_VAES);
-		return "aes-ni";
-	}
-	return "accelerated";
-}
 
 static size_t below(struct vt_prng *p, size_t n)
 {
@@ -101,8 +83,8 @@ static void test_ctr_vs_openssl(void **state)
 	assert_non_null(mine);
 	assert_non_null(theirs);
 	vt_prng_seed(&prng, "test_ctr_vs_openssl");
-	for (int i = 0; i < aes_impl_count(); i++) {
-		const char *impl = aes_impl_pin(i);
+	for (int i = 0; i < vt_aes_impl_count(); i++) {
+		const char *impl = vt_aes_impl_pin(i);
 
 		for (size_t s = 0; s < 3; s++) {
 			EVP_CIPHER *cipher = EVP_CIPHER_fetch(NULL, sizes[s].evp, NULL);

@@ -17,27 +17,9 @@
 
 #include <vouch/aes.h>
 
-#include "cpu.h"
 #include "harness.h"
 #include "rsp.h"
 
-/* vt_impl's settings, "accelerated" split into AES-NI alone and with VAES. */
-static int aes_impl_count(void)
-{
-	return vt_impl_count() > 1 ? 3 : 1;
-}
-
-static const char *aes_impl_pin(int index)
-{
-	if (index == 0)
-		return vt_impl_pin(0);
-	vt_impl_pin(1);
-	if (index == 1) {
-		vouch_cpu_features_restrict(UINT32_MAX & ~(uint32_t)VOUCH_CPU_VAES);
-		return "aes-ni";
-	}
-	return "accelerated";
-}
 
 /* One record: COUNT, KEY, IV (CTR files), PLAINTEXT, CIPHERTEXT. */
 struct aes_case {
@@ -165,8 +147,8 @@ static void test_file(void **state)
 	char sub[128];
 
 	snprintf(sub, sizeof(sub), "cavp/aes/%s", f->name);
-	for (int i = 0; i < aes_impl_count(); i++) {
-		const char *impl = aes_impl_pin(i);
+	for (int i = 0; i < vt_aes_impl_count(); i++) {
+		const char *impl = vt_aes_impl_pin(i);
 		const char *path = vt_vectors(sub);
 		int skipped, n = run_file(path, f->ctr, impl, &skipped);
 
