@@ -26,7 +26,9 @@ static const struct {
 	{ -ETIMEDOUT,    "sandbox worker timed out" },
 	{ -ECHILD,       "sandbox worker died or sent an invalid reply" },
 	{ -EAGAIN,       "entropy not available yet (would block)" },
-	{ -EFAULT,       "self-test failed: module disabled" },
+	{ -EFAULT,       "self-test or entropy health test failed: module disabled" },
+	{ -EIO,          "entropy source failed its health test or misbehaved" },
+	{ -ENODEV,       "no entropy source: getrandom(2) refused and /dev/urandom unusable" },
 	{ -ESTALE,       "DRBG must be reseeded before it can generate" },
 };
 

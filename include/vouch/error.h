@@ -19,7 +19,9 @@
  * | -ENOMEM       | out of memory                                                |
  * | -ETIMEDOUT, -ECHILD | sandbox worker timed out / died or lied              |
  * | -EAGAIN       | a non-blocking call would have to wait (seed source)         |
- * | -EFAULT       | a self-test failed: the module refuses to work               |
+ * | -EFAULT       | a self-test or health test failed: the module refuses to work|
+ * | -EIO          | the OS entropy source failed its health test (vouch/rng.h)   |
+ * | -ENODEV       | no OS entropy source at all (vouch/rng.h)                    |
  * | -ESTALE       | a DRBG must be reseeded before it can generate again        |
  *
  * Thread-safety: vouch_strerror() is thread-safe (it returns static strings).

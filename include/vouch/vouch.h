@@ -12,5 +12,6 @@
 #include <vouch/hmac.h>
 #include <vouch/aes.h>
 #include <vouch/drbg.h>
+#include <vouch/rng.h>
 
 #endif /* VOUCH_VOUCH_H */
