@@ -16,6 +16,9 @@
 /* The largest seedlen: AES-256, 256 + 128 bits. */
 #define CTR_MAX_SEEDLEN 48
 
+/* Requests up to this many bytes share one keystream call with their Update. */
+#define CTR_SHORT_REQUEST 256
+
 static void set_key(struct vouch_aes_key *key, const uint8_t *raw, size_t len)
 {
 	int rc = vouch_aes_init(key, raw, len);
@@ -38,21 +41,31 @@ static void increment_into(uint8_t next[16], const uint8_t v[16])
 	}
 }
 
-/* §10.2.1.2 CTR_DRBG_Update: temp = E(V+1) || E(V+2) || ..., xor the
- * provided seedlen bytes (NULL: zeros), Key || V = temp. */
-static void ctr_update(struct vouch_drbg *d, const uint8_t *provided)
+/*
+ * §10.2.1.2 CTR_DRBG_Update from its keystream: @temp holds E(V+1) ||
+ * E(V+2) || ... (seedlen bytes, wiped here); xor the provided data (NULL:
+ * zeros), then Key || V = temp.
+ */
+static void ctr_update_from(struct vouch_drbg *d, uint8_t *temp, const uint8_t *provided)
 {
-	uint8_t temp[CTR_MAX_SEEDLEN];
 	size_t keylen = d->aes_key_len;
 
-	vouch_aes_ctr_keystream(&d->s.ctr.key, d->s.ctr.v_next, temp, d->seedlen);
 	if (provided) {
 		for (size_t i = 0; i < d->seedlen; i++)
 			temp[i] ^= provided[i];
 	}
 	set_key(&d->s.ctr.key, temp, keylen);
 	increment_into(d->s.ctr.v_next, temp + keylen);
-	vouch_wipe(temp, sizeof(temp));
+	vouch_wipe(temp, d->seedlen);
+}
+
+/* §10.2.1.2 CTR_DRBG_Update(provided_data, Key, V). */
+static void ctr_update(struct vouch_drbg *d, const uint8_t *provided)
+{
+	uint8_t temp[CTR_MAX_SEEDLEN];
+
+	vouch_aes_ctr_keystream(&d->s.ctr.key, d->s.ctr.v_next, temp, d->seedlen);
+	ctr_update_from(d, temp, provided);
 }
 
 /* BCC (§10.3.3), a CBC-MAC fed in pieces. */
@@ -186,10 +199,23 @@ static void ctr_generate(struct vouch_drbg *d, uint8_t *out, size_t len,
 		provided = add;
 		ctr_update(d, provided);
 	}
-	/* Steps 3-5: the keystream from V + 1 on. */
-	vouch_aes_ctr_keystream(&d->s.ctr.key, d->s.ctr.v_next, out, len);
-	/* Step 6: Update with the same additional input (zeros if none). */
-	ctr_update(d, provided);
+	/* Steps 3-5: the keystream from V + 1 on; step 6: Update with the
+	 * same additional input (zeros if none). The Update runs under the
+	 * same Key from the next counter on, so for short requests both come
+	 * from one keystream call: the blocks are in flight together. */
+	if (len <= CTR_SHORT_REQUEST) {
+		uint8_t ks[CTR_SHORT_REQUEST + CTR_MAX_SEEDLEN];
+		size_t out_span = (len + 15) & ~(size_t)15;   /* whole blocks */
+
+		vouch_aes_ctr_keystream(&d->s.ctr.key, d->s.ctr.v_next, ks, out_span + d->seedlen);
+		if (len)
+			memcpy(out, ks, len);
+		ctr_update_from(d, ks + out_span, provided);
+		vouch_wipe(ks, out_span);
+	} else {
+		vouch_aes_ctr_keystream(&d->s.ctr.key, d->s.ctr.v_next, out, len);
+		ctr_update(d, provided);
+	}
 	vouch_wipe(add, sizeof(add));
 }
 
