@@ -37,13 +37,65 @@ static TARGET inline __m256i round_key(const __m128i *rk, unsigned r)
 	return _mm256_broadcastsi128_si256(_mm_load_si128(&rk[r]));
 }
 
-/* FIPS 197 §5.1 Cipher() on the two blocks of one register. */
-static TARGET inline __m256i encrypt2(const __m128i *rk, unsigned nr, __m256i x)
+/*
+ * Write the keystream of @n counter blocks, @n being 2 * @w or 2 * @w - 1,
+ * from v = (c, c + 1) to @out, and return v + @n: @w registers, their
+ * rounds interleaved, the odd block's partner computed but not stored.
+ * The @w registers cost about one vaesenc latency a round while issue
+ * slots remain. @w (1 to LANES) is a constant at every call: the loops
+ * run to LANES and test j < @w, so that they unroll here already and the
+ * tests fold once inlined, leaving x[] in registers (a loop to @w was
+ * unrolled by clang before inlining, with x[] left on the stack).
+ */
+static TARGET inline __attribute__((always_inline)) __m256i
+ctr_batch(const __m128i *rk, unsigned nr, __m256i v, uint8_t *out, int w, size_t n)
 {
-	x = _mm256_xor_si256(x, round_key(rk, 0));
-	for (unsigned r = 1; r < nr; r++)
-		x = _mm256_aesenc_epi128(x, round_key(rk, r));
-	return _mm256_aesenclast_epi128(x, round_key(rk, nr));
+	const __m256i rev = BYTE_REVERSE();
+	__m256i k = round_key(rk, 0);
+	__m256i x[LANES];
+
+#pragma GCC unroll 8
+	for (int j = 0; j < LANES; j++)
+		if (j < w)
+			x[j] = _mm256_xor_si256(_mm256_shuffle_epi8(ctr_add(v, 2 * (uint64_t)j), rev),
+						k);
+	/* Advanced before the rounds: after them, GCC spilled it (10% off big buffers). */
+	v = ctr_add(v, n);
+	/*
+	 * Rounds 1 to Nr - 1, Nr being 10, 12 or 14. For several registers a
+	 * constant bound lets GCC unroll them fully, where a loop to Nr made
+	 * it copy every x[j] once a round (and spill). A lone register keeps
+	 * the loop, which measured faster for 1-2 blocks than the unrolled
+	 * chain. The branches depend on the key length only.
+	 */
+	if (w == 1) {
+		for (unsigned r = 1; r < nr; r++)
+			x[0] = _mm256_aesenc_epi128(x[0], round_key(rk, r));
+	} else {
+#pragma GCC unroll 13
+		for (unsigned r = 1; r < 14; r++) {
+			if (r >= 10 && r >= nr)
+				break;
+			k = round_key(rk, r);
+#pragma GCC unroll 8
+			for (int j = 0; j < LANES; j++)
+				if (j < w)
+					x[j] = _mm256_aesenc_epi128(x[j], k);
+		}
+	}
+	k = round_key(rk, nr);
+#pragma GCC unroll 8
+	for (int j = 0; j < LANES; j++) {
+		if (j >= w)
+			continue;
+		x[j] = _mm256_aesenclast_epi128(x[j], k);
+		/* The branch depends on the output length only. */
+		if (j == w - 1 && (n & 1))
+			_mm_storeu_si128((__m128i *)(out + 32 * j), _mm256_castsi256_si128(x[j]));
+		else
+			_mm256_storeu_si256((__m256i *)(out + 32 * j), x[j]);
+	}
+	return v;
 }
 
 TARGET void vouch_aes_vaes_ctr(const struct vouch_aes_key *key, uint8_t counter[16], uint8_t *out,
@@ -59,34 +111,23 @@ TARGET void vouch_aes_vaes_ctr(const struct vouch_aes_key *key, uint8_t counter[
 	v = _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(c), rev);
 	v = _mm256_blend_epi32(v, ctr_add(v, 1), 0xf0);
 
-	for (; n >= 2 * LANES; n -= 2 * LANES, out += 32 * LANES) {
-		__m256i k = round_key(rk, 0);
-		__m256i x[LANES];
-
-#pragma GCC unroll 8
-		for (int j = 0; j < LANES; j++)
-			x[j] = _mm256_xor_si256(_mm256_shuffle_epi8(ctr_add(v, 2 * (uint64_t)j), rev), k);
-		v = ctr_add(v, 2 * LANES);
-		for (unsigned r = 1; r < nr; r++) {
-			k = round_key(rk, r);
-#pragma GCC unroll 8
-			for (int j = 0; j < LANES; j++)
-				x[j] = _mm256_aesenc_epi128(x[j], k);
-		}
-		k = round_key(rk, nr);
-#pragma GCC unroll 8
-		for (int j = 0; j < LANES; j++)
-			_mm256_storeu_si256((__m256i *)(out + 32 * j), _mm256_aesenclast_epi128(x[j], k));
-	}
-	for (; n >= 2; n -= 2, out += 32) {
-		_mm256_storeu_si256((__m256i *)out, encrypt2(rk, nr, _mm256_shuffle_epi8(v, rev)));
-		v = ctr_add(v, 2);
-	}
-	if (n) {
-		__m256i x = encrypt2(rk, nr, _mm256_shuffle_epi8(v, rev));
-
-		_mm_storeu_si128((__m128i *)out, _mm256_castsi256_si128(x));
-		v = ctr_add(v, 1);
+	for (; n >= 2 * LANES; n -= 2 * LANES, out += 32 * LANES)
+		v = ctr_batch(rk, nr, v, out, LANES, 2 * LANES);
+	/*
+	 * The last 1-15 blocks in one batch of ceil(n / 2) registers rather
+	 * than a register at a time (a CTR_DRBG generate is mostly such
+	 * tails). The branch depends on the output length only.
+	 */
+	switch ((n + 1) / 2) {
+	case 8: v = ctr_batch(rk, nr, v, out, 8, n); break;
+	case 7: v = ctr_batch(rk, nr, v, out, 7, n); break;
+	case 6: v = ctr_batch(rk, nr, v, out, 6, n); break;
+	case 5: v = ctr_batch(rk, nr, v, out, 5, n); break;
+	case 4: v = ctr_batch(rk, nr, v, out, 4, n); break;
+	case 3: v = ctr_batch(rk, nr, v, out, 3, n); break;
+	case 2: v = ctr_batch(rk, nr, v, out, 2, n); break;
+	case 1: v = ctr_batch(rk, nr, v, out, 1, n); break;
+	default: break;
 	}
 	/* Lane 0 holds the next unused counter. */
 	_mm_storeu_si128((__m128i *)counter,
