@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #define BENCH_REPS 9
+#define BENCH_MAX_THREADS 16
 
 enum { BENCH_MBPS = 1, BENCH_NSOP = 2 };
 
@@ -20,8 +21,26 @@ typedef void bench_fn(const void *arg, size_t size, uint64_t iters);
 /* Median nanoseconds per operation of @fn. */
 double bench_median_ns(bench_fn *fn, const void *arg, size_t size);
 
+/*
+ * Median nanoseconds per operation of @fn run by @nthreads threads at
+ * once (at most BENCH_MAX_THREADS): a repetition is a window of about
+ * 20 ms that starts all threads together (a barrier), each calling
+ * @fn(@arg, @size, chunk) over and over until the window is over; its
+ * figure is the wall time over the operations of all threads. n threads
+ * that scale perfectly thus give 1/n of one thread's figure. Each thread
+ * calls @fn once before anything is timed, so per-thread state (an RNG
+ * instance) is set up by then. The threads share @arg: @fn must write
+ * only to memory of its own thread.
+ */
+double bench_median_ns_threads(bench_fn *fn, const void *arg, size_t size, unsigned nthreads);
+
 /* Measure and print the lines @units asks for (BENCH_MBPS, BENCH_NSOP). */
 void bench_report(const char *name, unsigned units, bench_fn *fn, const void *arg,
 		  size_t size);
+
+/* bench_report() of bench_median_ns_threads(): MB/s counts the bytes of
+ * all threads over the wall time. */
+void bench_report_threads(const char *name, unsigned units, bench_fn *fn, const void *arg,
+			  size_t size, unsigned nthreads);
 
 #endif /* VOUCH_BENCHTIME_H */

@@ -8,14 +8,19 @@
  *     vouch-bench --list            the figure names
  *
  * Each value is the median of BENCH_REPS timed repetitions, each long enough
- * (about 20 ms) for the clock to be precise. VOUCH_NO_ACCEL=1 measures the
- * portable paths. Speed targets are checked against these figures, never
- * in unit tests.
+ * (about 20 ms) for the clock to be precise. A figure named -2t runs in two
+ * threads at once and counts the work of both: MB/s is all their bytes over
+ * the wall time, ns/op the wall time over all their calls. VOUCH_NO_ACCEL=1
+ * measures the portable paths. Speed targets are checked against these
+ * figures (tools/bench-peers), never in unit tests.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <vouch/vouch.h>
 
@@ -29,12 +34,17 @@ struct figure {
 	bench_fn *run;
 	const void *arg;
 	size_t sizes[8];   /* default sizes, 0-terminated */
+	unsigned threads;  /* threads at once: 1, or 2 for the -2t figures */
 };
 
 static uint8_t *input;          /* the message, MAX_SIZE bytes */
 static uint8_t *output;         /* a cipher's output, MAX_SIZE bytes */
 static volatile uint8_t sink;   /* keeps results observable */
 #define MAX_SIZE (1u << 20)
+
+/* The random bytes' destination: each thread's own, so that the threads of
+ * a -2t figure share no cache line (and no data race on a shared buffer). */
+static _Thread_local _Alignas(64) uint8_t thread_output[MAX_SIZE];
 
 static void run_hash(const void *figure, size_t size, uint64_t iters)
 {
@@ -116,32 +126,71 @@ static void run_drbg(const void *figure, size_t size, uint64_t iters)
 	vouch_drbg_free(d);
 }
 
+/* The process RNG as programs call it: the calling thread's instance,
+ * reseeding from the OS by its own policy (vouch/rng.h). */
+static void run_random(const void *figure, size_t size, uint64_t iters)
+{
+	for (uint64_t i = 0; i < iters; i++) {
+		if (vouch_random_bytes(thread_output, size) != 0) {
+			fprintf(stderr, "vouch-bench: vouch_random_bytes failed\n");
+			exit(EXIT_INTERNAL);
+		}
+	}
+}
+
+/* The kernel's generator through the raw system call, as a program without
+ * the process RNG would call it: short and interrupted reads completed. */
+static void run_getrandom(const void *figure, size_t size, uint64_t iters)
+{
+	for (uint64_t i = 0; i < iters; i++) {
+		size_t got = 0;
+
+		while (got < size) {
+			long n = syscall(SYS_getrandom, thread_output + got, size - got, 0);
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0) {
+				fprintf(stderr, "vouch-bench: getrandom failed\n");
+				exit(EXIT_INTERNAL);
+			}
+			got += (size_t)n;
+		}
+	}
+}
+
 #define HASH_SIZES { 64, 1024, 16384, 1048576 }
 #define DRBG_SIZES { 16, 32, 256, 4096, 65536 }
 #define BOTH (BENCH_MBPS | BENCH_NSOP)
 
 static const struct figure figures[] = {
-	{ "sha1", BENCH_MBPS, run_hash, &vouch_sha1_alg, HASH_SIZES },
-	{ "sha224", BENCH_MBPS, run_hash, &vouch_sha224_alg, HASH_SIZES },
-	{ "sha256", BENCH_MBPS, run_hash, &vouch_sha256_alg, HASH_SIZES },
-	{ "sha384", BENCH_MBPS, run_hash, &vouch_sha384_alg, HASH_SIZES },
-	{ "sha512", BENCH_MBPS, run_hash, &vouch_sha512_alg, HASH_SIZES },
-	{ "hmac-sha1", BENCH_MBPS, run_hmac, &vouch_sha1_alg, HASH_SIZES },
-	{ "hmac-sha256", BENCH_MBPS, run_hmac, &vouch_sha256_alg, HASH_SIZES },
-	{ "hmac-sha512", BENCH_MBPS, run_hmac, &vouch_sha512_alg, HASH_SIZES },
-	{ "aes128-ctr", BENCH_MBPS, run_aes_ctr, &aes128_len, HASH_SIZES },
-	{ "aes256-ctr", BENCH_MBPS, run_aes_ctr, &aes256_len, HASH_SIZES },
-	{ "ctr-drbg-aes256", BOTH, run_drbg, "ctr-aes256", DRBG_SIZES },
-	{ "ctr-drbg-aes128", BOTH, run_drbg, "ctr-aes128", DRBG_SIZES },
-	{ "hash-drbg-sha256", BOTH, run_drbg, "hash-sha256", DRBG_SIZES },
-	{ "hash-drbg-sha512", BOTH, run_drbg, "hash-sha512", DRBG_SIZES },
-	{ "hmac-drbg-sha256", BOTH, run_drbg, "hmac-sha256", DRBG_SIZES },
+	{ "sha1", BENCH_MBPS, run_hash, &vouch_sha1_alg, HASH_SIZES, 1 },
+	{ "sha224", BENCH_MBPS, run_hash, &vouch_sha224_alg, HASH_SIZES, 1 },
+	{ "sha256", BENCH_MBPS, run_hash, &vouch_sha256_alg, HASH_SIZES, 1 },
+	{ "sha384", BENCH_MBPS, run_hash, &vouch_sha384_alg, HASH_SIZES, 1 },
+	{ "sha512", BENCH_MBPS, run_hash, &vouch_sha512_alg, HASH_SIZES, 1 },
+	{ "hmac-sha1", BENCH_MBPS, run_hmac, &vouch_sha1_alg, HASH_SIZES, 1 },
+	{ "hmac-sha256", BENCH_MBPS, run_hmac, &vouch_sha256_alg, HASH_SIZES, 1 },
+	{ "hmac-sha512", BENCH_MBPS, run_hmac, &vouch_sha512_alg, HASH_SIZES, 1 },
+	{ "aes128-ctr", BENCH_MBPS, run_aes_ctr, &aes128_len, HASH_SIZES, 1 },
+	{ "aes256-ctr", BENCH_MBPS, run_aes_ctr, &aes256_len, HASH_SIZES, 1 },
+	{ "ctr-drbg-aes256", BOTH, run_drbg, "ctr-aes256", DRBG_SIZES, 1 },
+	{ "ctr-drbg-aes128", BOTH, run_drbg, "ctr-aes128", DRBG_SIZES, 1 },
+	{ "hash-drbg-sha256", BOTH, run_drbg, "hash-sha256", DRBG_SIZES, 1 },
+	{ "hash-drbg-sha512", BOTH, run_drbg, "hash-sha512", DRBG_SIZES, 1 },
+	{ "hmac-drbg-sha256", BOTH, run_drbg, "hmac-sha256", DRBG_SIZES, 1 },
+	{ "random-bytes", BOTH, run_random, NULL, DRBG_SIZES, 1 },
+	{ "random-bytes-2t", BOTH, run_random, NULL, DRBG_SIZES, 2 },
+	{ "getrandom", BOTH, run_getrandom, NULL, DRBG_SIZES, 1 },
 };
 #define NFIGURES (sizeof(figures) / sizeof(figures[0]))
 
 static void report(const struct figure *fig, size_t size)
 {
-	bench_report(fig->name, fig->units, fig->run, fig, size);
+	if (fig->threads > 1)
+		bench_report_threads(fig->name, fig->units, fig->run, fig, size, fig->threads);
+	else
+		bench_report(fig->name, fig->units, fig->run, fig, size);
 }
 
 static const struct figure *find_figure(const char *name)

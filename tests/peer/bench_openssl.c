@@ -8,9 +8,13 @@
  * EVP_Digest() per message; one keyed EVP_MAC context re-initialised per
  * message; one keyed CTR context that EVP_EncryptUpdate() runs on from
  * message to message; one instantiated EVP_RAND DRBG per figure whose
- * automatic reseeds are switched off, as vouch-bench's are.
+ * automatic reseeds are switched off, as vouch-bench's are; and, for the
+ * process RNG, RAND_bytes() and RAND_priv_bytes() as they come (the
+ * calling thread's public or private DRBG, default reseeding), in one
+ * thread and, for the -2t figures, in two at once (vouch-bench's units).
  *
  *     bench-openssl NAME SIZE...
+ *     bench-openssl --list
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -20,6 +24,7 @@
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
 #include <openssl/params.h>
+#include <openssl/rand.h>
 
 #include "benchtime.h"
 
@@ -29,7 +34,10 @@ static uint8_t *input;
 static uint8_t *output;
 static volatile uint8_t sink;
 
-enum peer_kind { DIGEST, HMAC, CIPHER, DRBG };
+/* RAND_bytes()'s destination: each thread's own (see vouch-bench.c). */
+static _Thread_local _Alignas(64) unsigned char thread_output[MAX_SIZE];
+
+enum peer_kind { DIGEST, HMAC, CIPHER, DRBG, RAND, RAND_PRIV };
 
 struct peer_figure {
 	const char *name;
@@ -37,32 +45,52 @@ struct peer_figure {
 	const char *alg;      /* the digest, cipher or EVP_RAND name */
 	const char *param;    /* DRBG: its digest or cipher */
 	unsigned units;
+	unsigned threads;     /* threads at once: 1, or 2 for the -2t figures (RAND only) */
 };
 
 #define BOTH (BENCH_MBPS | BENCH_NSOP)
 
 static const struct peer_figure figures[] = {
-	{ "sha1", DIGEST, "SHA1", NULL, BENCH_MBPS },
-	{ "sha224", DIGEST, "SHA224", NULL, BENCH_MBPS },
-	{ "sha256", DIGEST, "SHA256", NULL, BENCH_MBPS },
-	{ "sha384", DIGEST, "SHA384", NULL, BENCH_MBPS },
-	{ "sha512", DIGEST, "SHA512", NULL, BENCH_MBPS },
-	{ "hmac-sha1", HMAC, "SHA1", NULL, BENCH_MBPS },
-	{ "hmac-sha256", HMAC, "SHA256", NULL, BENCH_MBPS },
-	{ "hmac-sha512", HMAC, "SHA512", NULL, BENCH_MBPS },
-	{ "aes128-ctr", CIPHER, "AES-128-CTR", NULL, BENCH_MBPS },
-	{ "aes256-ctr", CIPHER, "AES-256-CTR", NULL, BENCH_MBPS },
-	{ "ctr-drbg-aes256", DRBG, "CTR-DRBG", "AES-256-CTR", BOTH },
-	{ "ctr-drbg-aes128", DRBG, "CTR-DRBG", "AES-128-CTR", BOTH },
-	{ "hash-drbg-sha256", DRBG, "HASH-DRBG", "SHA256", BOTH },
-	{ "hash-drbg-sha512", DRBG, "HASH-DRBG", "SHA512", BOTH },
-	{ "hmac-drbg-sha256", DRBG, "HMAC-DRBG", "SHA256", BOTH },
+	{ "sha1", DIGEST, "SHA1", NULL, BENCH_MBPS, 1 },
+	{ "sha224", DIGEST, "SHA224", NULL, BENCH_MBPS, 1 },
+	{ "sha256", DIGEST, "SHA256", NULL, BENCH_MBPS, 1 },
+	{ "sha384", DIGEST, "SHA384", NULL, BENCH_MBPS, 1 },
+	{ "sha512", DIGEST, "SHA512", NULL, BENCH_MBPS, 1 },
+	{ "hmac-sha1", HMAC, "SHA1", NULL, BENCH_MBPS, 1 },
+	{ "hmac-sha256", HMAC, "SHA256", NULL, BENCH_MBPS, 1 },
+	{ "hmac-sha512", HMAC, "SHA512", NULL, BENCH_MBPS, 1 },
+	{ "aes128-ctr", CIPHER, "AES-128-CTR", NULL, BENCH_MBPS, 1 },
+	{ "aes256-ctr", CIPHER, "AES-256-CTR", NULL, BENCH_MBPS, 1 },
+	{ "ctr-drbg-aes256", DRBG, "CTR-DRBG", "AES-256-CTR", BOTH, 1 },
+	{ "ctr-drbg-aes128", DRBG, "CTR-DRBG", "AES-128-CTR", BOTH, 1 },
+	{ "hash-drbg-sha256", DRBG, "HASH-DRBG", "SHA256", BOTH, 1 },
+	{ "hash-drbg-sha512", DRBG, "HASH-DRBG", "SHA512", BOTH, 1 },
+	{ "hmac-drbg-sha256", DRBG, "HMAC-DRBG", "SHA256", BOTH, 1 },
+	{ "random-bytes", RAND, NULL, NULL, BOTH, 1 },
+	{ "random-bytes-2t", RAND, NULL, NULL, BOTH, 2 },
+	{ "random-priv-bytes", RAND_PRIV, NULL, NULL, BOTH, 1 },
+	{ "random-priv-bytes-2t", RAND_PRIV, NULL, NULL, BOTH, 2 },
 };
+#define NFIGURES (sizeof(figures) / sizeof(figures[0]))
 
 static EVP_MD *md;
 static EVP_MAC_CTX *mac_ctx;
 static EVP_CIPHER_CTX *cipher_ctx;
 static EVP_RAND_CTX *rand_ctx;
+
+/* RAND_bytes() or RAND_priv_bytes() into the calling thread's buffer. */
+static void run_rand(const void *arg, size_t size, uint64_t iters)
+{
+	const struct peer_figure *fig = arg;
+	int (*rand_bytes)(unsigned char *, int) = fig->kind == RAND ? RAND_bytes : RAND_priv_bytes;
+
+	for (uint64_t i = 0; i < iters; i++) {
+		if (rand_bytes(thread_output, (int)size) != 1) {
+			fprintf(stderr, "bench-openssl: %s failed\n", fig->name);
+			exit(70);
+		}
+	}
+}
 
 static void run(const void *arg, size_t size, uint64_t iters)
 {
@@ -90,6 +118,9 @@ static void run(const void *arg, size_t size, uint64_t iters)
 				fprintf(stderr, "bench-openssl: EVP_RAND_generate failed\n");
 				exit(70);
 			}
+			break;
+		case RAND:
+		case RAND_PRIV:
 			break;
 		}
 	}
@@ -167,6 +198,9 @@ static int setup(const struct peer_figure *fig)
 		return setup_cipher(fig, key);
 	case DRBG:
 		return setup_drbg(fig);
+	case RAND:
+	case RAND_PRIV:
+		return 0;   /* the default DRBGs, set up by their first call */
 	case HMAC:
 		if (setup_hmac(fig, key) != 0)
 			return -1;
@@ -181,12 +215,18 @@ static int setup(const struct peer_figure *fig)
 int main(int argc, char **argv)
 {
 	const struct peer_figure *fig = NULL;
+	bench_fn *fn;
 
+	if (argc == 2 && strcmp(argv[1], "--list") == 0) {
+		for (size_t i = 0; i < NFIGURES; i++)
+			puts(figures[i].name);
+		return 0;
+	}
 	if (argc < 3) {
-		fprintf(stderr, "usage: bench-openssl NAME SIZE...\n");
+		fprintf(stderr, "usage: bench-openssl NAME SIZE... | --list\n");
 		return 64;
 	}
-	for (size_t i = 0; i < sizeof(figures) / sizeof(figures[0]); i++) {
+	for (size_t i = 0; i < NFIGURES; i++) {
 		if (strcmp(figures[i].name, argv[1]) == 0)
 			fig = &figures[i];
 	}
@@ -194,6 +234,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench-openssl: no peer figure '%s'\n", argv[1]);
 		return 64;
 	}
+	/* run() shares one context per figure, so only run_rand() is threaded. */
+	fn = fig->kind == RAND || fig->kind == RAND_PRIV ? run_rand : run;
 	input = calloc(1, MAX_SIZE);
 	output = calloc(1, MAX_SIZE);
 	if (!input || !output || setup(fig) != 0) {
@@ -207,7 +249,10 @@ int main(int argc, char **argv)
 
 		if (size > MAX_SIZE)
 			return 64;
-		bench_report(fig->name, fig->units, run, fig, size);
+		if (fig->threads > 1)
+			bench_report_threads(fig->name, fig->units, fn, fig, size, fig->threads);
+		else
+			bench_report(fig->name, fig->units, fn, fig, size);
 	}
 	EVP_RAND_CTX_free(rand_ctx);
 	EVP_CIPHER_CTX_free(cipher_ctx);
