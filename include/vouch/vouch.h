@@ -13,5 +13,6 @@
 #include <vouch/aes.h>
 #include <vouch/drbg.h>
 #include <vouch/rng.h>
+#include <vouch/ecdsa.h>
 
 #endif /* VOUCH_VOUCH_H */

@@ -1,0 +1,63 @@
+/*
+ * The curves behind vouch/ecdsa.h: one descriptor per named curve, whose
+ * functions are the per-prime code of p256.c and p384.c (both made from
+ * the template ec_impl.h with fixed limb counts and constant moduli).
+ *
+ * Every byte string here is big-endian and exactly `bytes` long (the
+ * front end, ecdsa.c, strips and pads). Points that cross this interface
+ * are affine x || y (2 * bytes); all zeros stands for the point at
+ * infinity, which (0, 0) can never be confused with since neither curve
+ * has b = 0.
+ *
+ * Nothing here is constant time: verification handles public values only.
+ */
+#ifndef VOUCH_EC_INTERNAL_H
+#define VOUCH_EC_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The largest field and order, in bytes and in 64-bit limbs (P-384). */
+#define VOUCH_EC_MAX_BYTES 48
+#define VOUCH_EC_MAX_LIMBS 6
+
+struct vouch_ec_curve_impl {
+	int id;                 /* enum vouch_ec_curve */
+	const char *name;       /* "P-256", "P-384" */
+	size_t bytes;           /* field and order length in bytes */
+	/*
+	 * Check x, y (each `bytes`): both < p, and y^2 = x^3 - 3x + b
+	 * (SEC 1 3.2.2.1 steps 1-3 with no cofactor). On success writes the
+	 * point in the curve's internal form to q and returns 0; otherwise
+	 * -EBADMSG.
+	 */
+	int (*load)(uint64_t q[2][VOUCH_EC_MAX_LIMBS], const uint8_t *x, const uint8_t *y);
+	/*
+	 * SEC 1 2.3.4 step 2.4: the y with parity @odd such that (x, y) is on
+	 * the curve, into y_out. -EBADMSG if x >= p or x^3 - 3x + b is not a
+	 * square.
+	 */
+	int (*decompress)(uint8_t *y_out, const uint8_t *x, int odd);
+	/*
+	 * FIPS 186-4 6.4.2 steps 1 and 4-8 on a loaded key: e is the digest
+	 * already truncated to the bit length of n (step 3 is the caller's),
+	 * r and s are at most `bytes` long. 0 if valid, else -EKEYREJECTED.
+	 */
+	int (*verify)(const uint64_t q[2][VOUCH_EC_MAX_LIMBS], const uint8_t *e,
+		      const uint8_t *r, const uint8_t *s);
+
+	/* Test seams, on affine points as above. */
+	/* out = u1*G + u2*Q for any u1, u2 < 2^(8*bytes); q may be infinity. */
+	void (*mul2)(uint8_t *out, const uint8_t *u1, const uint8_t *u2, const uint8_t *q);
+	/* out = a + b, with the general addition (not the doubling) formula. */
+	void (*add)(uint8_t *out, const uint8_t *a, const uint8_t *b);
+	/* out = 2a. */
+	void (*dbl)(uint8_t *out, const uint8_t *a);
+	/* The generator G and the order n (both `bytes` long per coordinate). */
+	void (*constants)(uint8_t *g, uint8_t *n, uint8_t *p);
+};
+
+extern const struct vouch_ec_curve_impl vouch_ec_p256;
+extern const struct vouch_ec_curve_impl vouch_ec_p384;
+
+#endif /* VOUCH_EC_INTERNAL_H */
