@@ -11,8 +11,9 @@
 #include <vouch/hash.h>
 #include <vouch/hmac.h>
 #include <vouch/aes.h>
+#include <vouch/rsa.h>
+#include <vouch/ecdsa.h>
 #include <vouch/drbg.h>
 #include <vouch/rng.h>
-#include <vouch/ecdsa.h>
 
 #endif /* VOUCH_VOUCH_H */
