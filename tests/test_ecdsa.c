@@ -592,20 +592,14 @@ static void test_arguments(void **state)
 #ifdef VT_HAVE_CJSON
 #include <cjson/cJSON.h>
 
+#include "wp_json.h"
+
 /*
  * Project Wycheproof's ECDSA files with IEEE P1363 signatures (r || s,
  * each exactly the order's width): every test of every group. A signature
  * of any other length is invalid by the format, and must be "invalid".
  * The files have no "acceptable" cases.
  */
-static const char *json_string(const cJSON *obj, const char *name)
-{
-	const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, name);
-
-	if (!cJSON_IsString(item))
-		fail_msg("Wycheproof: missing string field '%s'", name);
-	return item->valuestring;
-}
 
 static void run_p1363(const char *file, int curve, const struct vouch_hash_alg *alg)
 {

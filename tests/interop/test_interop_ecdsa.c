@@ -208,14 +208,7 @@ static void test_ecdsa_vs_openssl(void **state)
 #ifdef VT_HAVE_CJSON
 #include <cjson/cJSON.h>
 
-static const char *json_string(const cJSON *obj, const char *name)
-{
-	const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, name);
-
-	if (!cJSON_IsString(item))
-		fail_msg("Wycheproof: missing string field '%s'", name);
-	return item->valuestring;
-}
+#include "wp_json.h"
 
 /* r and s from a DER ECDSA-Sig-Value, or -1 if it is not strict DER. */
 static int der_sig(const uint8_t *der, size_t len, uint8_t *r, size_t *r_len, uint8_t *s,

@@ -19,29 +19,12 @@
 #include <vouch/hmac.h>
 
 #include "harness.h"
+#include "wp_json.h"
 
 struct wp_file {
 	const char *file;
 	const struct vouch_hash_alg *alg;
 };
-
-static const char *json_string(const cJSON *obj, const char *name)
-{
-	const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, name);
-
-	if (!cJSON_IsString(item))
-		fail_msg("Wycheproof: missing string field '%s'", name);
-	return item->valuestring;
-}
-
-static int json_int(const cJSON *obj, const char *name)
-{
-	const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, name);
-
-	if (!cJSON_IsNumber(item))
-		fail_msg("Wycheproof: missing number field '%s'", name);
-	return item->valueint;
-}
 
 /* One test case. */
 static void run_case(const struct wp_file *f, const cJSON *t, size_t tag_bytes, const char *impl)

@@ -28,30 +28,13 @@
 #include <vouch/rsa.h>
 
 #include "harness.h"
+#include "wp_json.h"
 
 struct counts {
 	unsigned passed, failed, skipped;
 };
 
 static struct counts total;
-
-static const char *json_string(const cJSON *obj, const char *name)
-{
-	const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, name);
-
-	if (!cJSON_IsString(item))
-		fail_msg("Wycheproof: missing string field '%s'", name);
-	return item->valuestring;
-}
-
-static int json_int(const cJSON *obj, const char *name)
-{
-	const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, name);
-
-	if (!cJSON_IsNumber(item))
-		fail_msg("Wycheproof: missing number field '%s'", name);
-	return item->valueint;
-}
 
 /* One test case: returns 1 if vouch's verdict is the expected one. */
 static int run_case(const char *file, const struct vouch_rsa_key *key, int pss,
