@@ -40,6 +40,14 @@ const char *vt_vectors(const char *sub)
 	return path;
 }
 
+const char *vt_data(const char *sub)
+{
+	static char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", VT_DATA_DIR, sub);
+	return path;
+}
+
 uint8_t *vt_unhex(const char *hex, size_t *len)
 {
 	uint8_t *out = vt_hex_decode(hex, len);

@@ -42,6 +42,10 @@
  */
 const char *vt_vectors(const char *sub);
 
+/* The path of a committed fixture, tests/data/@sub in the source tree;
+ * the string is static until the next call. */
+const char *vt_data(const char *sub);
+
 /* Decode a hex string (any case, even length) into a malloc'd buffer;
  * *len gets its length. Fails the test on bad hex. "" gives len 0. */
 uint8_t *vt_unhex(const char *hex, size_t *len);

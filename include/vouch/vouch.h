@@ -13,6 +13,7 @@
 #include <vouch/aes.h>
 #include <vouch/rsa.h>
 #include <vouch/ecdsa.h>
+#include <vouch/pubkey.h>
 #include <vouch/drbg.h>
 #include <vouch/rng.h>
 

@@ -1,0 +1,513 @@
+/*
+ * The one DER reader (see der.h): libtasn1 for the structure, our own
+ * walk for canonical DER, and typed getters that return spans.
+ */
+#include <errno.h>
+#include <libtasn1.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "der.h"
+
+/* Made by asn1Parser from asn1/vouch.asn at build time. */
+extern const asn1_static_node vouch_asn1_tab[];
+
+/* ---- The definitions, loaded once ---- */
+
+static asn1_node definitions;
+static int definitions_rc;
+static pthread_once_t definitions_once = PTHREAD_ONCE_INIT;
+
+static void load_definitions(void)
+{
+	/* Only an allocation failure can stop a table asn1Parser accepted. */
+	if (asn1_array2tree(vouch_asn1_tab, &definitions, NULL) != ASN1_SUCCESS)
+		definitions_rc = -ENOMEM;
+}
+
+/* Free the tree at unload, so that leak checkers see a clean exit. */
+__attribute__((destructor)) static void free_definitions(void)
+{
+	if (definitions)
+		asn1_delete_structure(&definitions);
+}
+
+/* ---- Element headers ---- */
+
+enum { CLASS_UNIVERSAL = 0, CLASS_CONTEXT = 2 };
+
+enum {
+	TAG_EOC = 0, TAG_BOOLEAN = 1, TAG_INTEGER = 2, TAG_BIT_STRING = 3,
+	TAG_OCTET_STRING = 4, TAG_NULL = 5, TAG_OID = 6, TAG_REAL = 9,
+	TAG_ENUMERATED = 10, TAG_RELATIVE_OID = 13, TAG_SEQUENCE = 16, TAG_SET = 17,
+};
+
+struct header {
+	unsigned cls;        /* the two class bits */
+	bool constructed;
+	uint32_t tag;        /* the tag number */
+	bool indefinite;     /* BER only: the length octet 0x80 */
+	bool canonical;      /* minimal tag number and length encodings */
+	size_t header_len;   /* identifier and length octets */
+	size_t content_len;  /* 0 when indefinite */
+};
+
+/* The high-tag-number form (X.690 §8.1.2.4): base 128, at most 32 bits. */
+static int read_tag_number(const uint8_t *p, size_t avail, size_t *i, struct header *h)
+{
+	uint32_t n = 0;
+
+	for (;;) {
+		uint8_t b;
+
+		if (*i >= avail || n > (UINT32_MAX >> 7))
+			return -EBADMSG;
+		b = p[(*i)++];
+		if (n == 0 && b == 0x80)
+			h->canonical = false;   /* a leading zero group */
+		n = (n << 7) | (b & 0x7f);
+		if (!(b & 0x80))
+			break;
+	}
+	if (n < 31)
+		h->canonical = false;           /* fitted the low form */
+	h->tag = n;
+	return 0;
+}
+
+/* The length octets (X.690 §8.1.3); definite lengths fit within avail. */
+static int read_length(const uint8_t *p, size_t avail, size_t *i, struct header *h)
+{
+	uint8_t first;
+	size_t n, v = 0;
+
+	if (*i >= avail)
+		return -EBADMSG;
+	first = p[(*i)++];
+	if (first < 0x80) {
+		v = first;
+	} else if (first == 0x80) {
+		h->indefinite = true;
+	} else {
+		n = first & 0x7f;
+		if (n > 4 || n > avail - *i)    /* 4 octets: up to 4 GiB, past our limit */
+			return -EBADMSG;
+		if (p[*i] == 0)
+			h->canonical = false;   /* a leading zero octet */
+		for (; n; n--)
+			v = (v << 8) | p[(*i)++];
+		if (v < 0x80)
+			h->canonical = false;   /* fitted the short form */
+	}
+	if (v > avail - *i)
+		return -EBADMSG;
+	h->content_len = v;
+	return 0;
+}
+
+/* Parse the header of the element at p[0..avail). */
+static int read_header(const uint8_t *p, size_t avail, struct header *h)
+{
+	size_t i = 1;
+	int rc;
+
+	memset(h, 0, sizeof(*h));
+	h->canonical = true;
+	if (avail < 2)
+		return -EBADMSG;
+	h->cls = p[0] >> 6;
+	h->constructed = (p[0] & 0x20) != 0;
+	h->tag = p[0] & 0x1f;
+	if (h->tag == 0x1f && (rc = read_tag_number(p, avail, &i, h)) != 0)
+		return rc;
+	rc = read_length(p, avail, &i, h);
+	if (rc)
+		return rc;
+	if (h->indefinite && !h->constructed)
+		return -EBADMSG;                /* X.690 §8.1.3.2 a */
+	h->header_len = i;
+	return 0;
+}
+
+/* ---- Canonical DER (X.690 §10 and the primitive encodings of §8) ---- */
+
+static bool oid_valid(const uint8_t *c, size_t len)
+{
+	if (len == 0 || len > VOUCH_DER_MAX_OID || (c[len - 1] & 0x80))
+		return false;                   /* empty, or the last arc unterminated */
+	for (size_t i = 0; i < len; i++)
+		if (c[i] == 0x80 && (i == 0 || !(c[i - 1] & 0x80)))
+			return false;           /* an arc with a leading zero group */
+	return true;
+}
+
+static bool integer_minimal(const uint8_t *c, size_t len)
+{
+	if (len == 0)
+		return false;
+	if (len >= 2 && ((c[0] == 0x00 && !(c[1] & 0x80)) || (c[0] == 0xff && (c[1] & 0x80))))
+		return false;                   /* X.690 §8.3.2: a redundant first octet */
+	return true;
+}
+
+static bool bit_string_canonical(const uint8_t *c, size_t len)
+{
+	if (len == 0 || c[0] > 7 || (len == 1 && c[0] != 0))
+		return false;
+	/* X.690 §11.2.1: the unused bits are zero. */
+	return len == 1 || (c[len - 1] & ((1u << c[0]) - 1)) == 0;
+}
+
+/* The universal types that DER encodes primitive: all but SEQUENCE, SET,
+ * EXTERNAL (8) and EMBEDDED PDV (11). */
+static bool must_be_primitive(uint32_t tag)
+{
+	return tag != TAG_SEQUENCE && tag != TAG_SET && tag != 8 && tag != 11;
+}
+
+static int check_primitive(const struct header *h, const uint8_t *c)
+{
+	size_t len = h->content_len;
+	bool ok = true;
+
+	if (h->cls != CLASS_UNIVERSAL)
+		return 0;                       /* IMPLICIT types: the getters check */
+	switch (h->tag) {
+	case TAG_EOC:
+		ok = false;
+		break;
+	case TAG_BOOLEAN:
+		ok = len == 1 && (c[0] == 0x00 || c[0] == 0xff);
+		break;
+	case TAG_INTEGER:
+	case TAG_ENUMERATED:
+		ok = integer_minimal(c, len);
+		break;
+	case TAG_BIT_STRING:
+		ok = bit_string_canonical(c, len);
+		break;
+	case TAG_NULL:
+		ok = len == 0;
+		break;
+	case TAG_OID:
+		ok = oid_valid(c, len);
+		break;
+	case TAG_SEQUENCE:
+	case TAG_SET:
+		ok = false;                     /* always constructed */
+		break;
+	default:
+		break;
+	}
+	return ok ? 0 : -EBADMSG;
+}
+
+/* Walk the elements filling p[0..len) exactly, checking each. */
+static int check_canonical(const uint8_t *p, size_t len, unsigned depth)
+{
+	size_t pos = 0;
+
+	while (pos < len) {
+		struct header h;
+		int rc = read_header(p + pos, len - pos, &h);
+
+		if (rc)
+			return rc;
+		if (h.indefinite || !h.canonical)
+			return -EBADMSG;
+		/* No universal type vouch reads has a high tag number (and an
+		 * ANY holding one was CVE-2016-2108's trigger). */
+		if (h.cls == CLASS_UNIVERSAL && h.tag >= 31)
+			return -EBADMSG;
+		if (h.constructed) {
+			if (h.cls == CLASS_UNIVERSAL && must_be_primitive(h.tag))
+				return -EBADMSG;        /* e.g. a chunked OCTET STRING */
+			if (depth + 1 > VOUCH_DER_MAX_DEPTH)
+				return -EBADMSG;
+			rc = check_canonical(p + pos + h.header_len, h.content_len, depth + 1);
+		} else {
+			rc = check_primitive(&h, p + pos + h.header_len);
+		}
+		if (rc)
+			return rc;
+		pos += h.header_len + h.content_len;
+	}
+	return 0;
+}
+
+/* ---- Decoding ---- */
+
+static int map_asn1_error(int rc)
+{
+	return rc == ASN1_MEM_ALLOC_ERROR || rc == ASN1_MEM_ERROR ? -ENOMEM : -EBADMSG;
+}
+
+int vouch_der_decode_span(struct vouch_der *d, const char *type, const uint8_t *root,
+			  struct vouch_der_span span, enum vouch_der_mode mode)
+{
+	const uint8_t *buf;
+	struct header h;
+	char name[64];
+	asn1_node node = NULL;
+	int consumed, rc;
+
+	if (!d)
+		return -EINVAL;
+	memset(d, 0, sizeof(*d));
+	if (!type || (!root && span.len) || (mode != VOUCH_DER_STRICT && mode != VOUCH_DER_BER))
+		return -EINVAL;
+	if (span.len > VOUCH_DER_MAX_LEN)
+		return -E2BIG;
+	buf = root + span.off;
+	/* One element, exactly: an indefinite one is measured by libtasn1. */
+	rc = read_header(buf, span.len, &h);
+	if (rc)
+		return rc;
+	if (!h.indefinite && h.header_len + h.content_len != span.len)
+		return -EBADMSG;
+	if (mode == VOUCH_DER_STRICT && (rc = check_canonical(buf, span.len, 0)) != 0)
+		return rc;
+
+	pthread_once(&definitions_once, load_definitions);
+	if (definitions_rc)
+		return definitions_rc;
+	if ((size_t)snprintf(name, sizeof(name), "VOUCH.%s", type) >= sizeof(name))
+		return -EINVAL;
+	rc = asn1_create_element(definitions, name, &node);
+	if (rc != ASN1_SUCCESS)
+		return rc == ASN1_MEM_ALLOC_ERROR ? -ENOMEM : -EINVAL;   /* no such type */
+	consumed = (int)span.len;
+	rc = asn1_der_decoding2(&node, buf, &consumed,
+				mode == VOUCH_DER_STRICT ? ASN1_DECODE_FLAG_STRICT_DER : 0, NULL);
+	if (rc != ASN1_SUCCESS) {
+		asn1_delete_structure(&node);   /* a no-op if libtasn1 already did */
+		return map_asn1_error(rc);
+	}
+	if ((size_t)consumed != span.len) {
+		asn1_delete_structure(&node);
+		return -EBADMSG;                /* trailing bytes */
+	}
+	d->node = node;
+	d->buf = buf;
+	d->len = span.len;
+	d->base = span.off;
+	return 0;
+}
+
+int vouch_der_decode(struct vouch_der *d, const char *type, const uint8_t *buf, size_t len,
+		     enum vouch_der_mode mode)
+{
+	return vouch_der_decode_span(d, type, buf, (struct vouch_der_span){ 0, len }, mode);
+}
+
+void vouch_der_free(struct vouch_der *d)
+{
+	if (!d)
+		return;
+	if (d->node) {
+		asn1_node node = d->node;
+
+		asn1_delete_structure(&node);
+	}
+	memset(d, 0, sizeof(*d));
+}
+
+/* ---- Getters ---- */
+
+int vouch_der_tlv(const struct vouch_der *d, const char *field, struct vouch_der_span *tlv)
+{
+	int start = -1, end = -1, rc;
+
+	if (!d || !d->node || !field || !tlv)
+		return -EINVAL;
+	rc = asn1_der_decoding_startEnd(d->node, d->buf, (int)d->len, field, &start, &end);
+	if (rc == ASN1_ELEMENT_NOT_FOUND)
+		return -ENOENT;
+	if (rc != ASN1_SUCCESS || start < 0 || end < start || (size_t)end >= d->len)
+		return -EBADMSG;
+	tlv->off = d->base + (size_t)start;
+	tlv->len = (size_t)(end - start) + 1;
+	return 0;
+}
+
+int vouch_der_explicit(const struct vouch_der *d, const char *field, struct vouch_der_span *inner)
+{
+	struct vouch_der_span tlv;
+	struct header outer, h;
+	const uint8_t *p;
+	int rc;
+
+	if (!inner)
+		return -EINVAL;
+	rc = vouch_der_tlv(d, field, &tlv);
+	if (rc)
+		return rc;
+	p = d->buf + (tlv.off - d->base);
+	rc = read_header(p, tlv.len, &outer);
+	if (rc)
+		return rc;
+	if (!outer.constructed || outer.cls != CLASS_CONTEXT || outer.indefinite)
+		return -EBADMSG;
+	rc = read_header(p + outer.header_len, outer.content_len, &h);
+	if (rc)
+		return rc;
+	if (h.indefinite || h.header_len + h.content_len != outer.content_len)
+		return -EBADMSG;
+	inner->off = tlv.off + outer.header_len;
+	inner->len = outer.content_len;
+	return 0;
+}
+
+/*
+ * The header of a field's element, looking through one EXPLICIT tag: on
+ * return *at points at the (inner) element within d->buf and h describes
+ * it. A context-specific constructed element holding exactly one element
+ * is taken as an EXPLICIT tag when the caller wants a primitive.
+ */
+static int field_header(const struct vouch_der *d, const char *field, const uint8_t **at,
+			struct header *h)
+{
+	struct vouch_der_span tlv;
+	const uint8_t *p;
+	int rc = vouch_der_tlv(d, field, &tlv);
+
+	if (rc)
+		return rc;
+	p = d->buf + (tlv.off - d->base);
+	rc = read_header(p, tlv.len, h);
+	if (rc)
+		return rc;
+	if (h->constructed && h->cls == CLASS_CONTEXT) {
+		size_t outer = h->header_len;
+
+		size_t inner_avail = tlv.len - outer;
+
+		rc = read_header(p + outer, inner_avail, h);
+		if (rc)
+			return rc;
+		if (h->header_len + h->content_len > inner_avail)
+			return -EBADMSG;
+		/* An EXPLICIT tag holds exactly one element (BER: then 00 00). */
+		if (h->header_len + h->content_len != inner_avail &&
+		    h->header_len + h->content_len + 2 != inner_avail)
+			return -EBADMSG;
+		p += outer;
+	}
+	if (h->constructed)
+		return -EBADMSG;
+	*at = p;
+	return 0;
+}
+
+int vouch_der_content(const struct vouch_der *d, const char *field, struct vouch_der_span *content)
+{
+	const uint8_t *p;
+	struct header h;
+	int rc;
+
+	if (!content)
+		return -EINVAL;
+	rc = field_header(d, field, &p, &h);
+	if (rc)
+		return rc;
+	content->off = d->base + (size_t)(p - d->buf) + h.header_len;
+	content->len = h.content_len;
+	return 0;
+}
+
+/* The content of a field that must have the universal tag when untagged. */
+static int typed_content(const struct vouch_der *d, const char *field, uint32_t tag,
+			 struct vouch_der_span *content, const uint8_t **c)
+{
+	const uint8_t *p;
+	struct header h;
+	int rc;
+
+	if (!content)
+		return -EINVAL;
+	rc = field_header(d, field, &p, &h);
+	if (rc)
+		return rc;
+	if (h.cls == CLASS_UNIVERSAL && h.tag != tag)
+		return -EBADMSG;
+	*c = p + h.header_len;
+	content->off = d->base + (size_t)(*c - d->buf);
+	content->len = h.content_len;
+	return 0;
+}
+
+int vouch_der_oid(const struct vouch_der *d, const char *field, struct vouch_der_span *oid)
+{
+	const uint8_t *c;
+	int rc = typed_content(d, field, TAG_OID, oid, &c);
+
+	if (rc)
+		return rc;
+	return oid_valid(c, oid->len) ? 0 : -EBADMSG;
+}
+
+int vouch_der_uint(const struct vouch_der *d, const char *field, struct vouch_der_span *mag)
+{
+	const uint8_t *c;
+	int rc = typed_content(d, field, TAG_INTEGER, mag, &c);
+
+	if (rc)
+		return rc;
+	if (!integer_minimal(c, mag->len) || (c[0] & 0x80))
+		return -EBADMSG;                /* not minimal, or negative */
+	if (c[0] == 0) {                        /* the sign octet, or the value 0 */
+		mag->off++;
+		mag->len--;
+	}
+	return 0;
+}
+
+int vouch_der_uint32(const struct vouch_der *d, const char *field, uint32_t max, uint32_t *value)
+{
+	struct vouch_der_span mag;
+	const uint8_t *c;
+	uint64_t v = 0;
+	int rc;
+
+	if (!value)
+		return -EINVAL;
+	rc = vouch_der_uint(d, field, &mag);
+	if (rc)
+		return rc;
+	if (mag.len > 4)
+		return -EBADMSG;
+	c = d->buf + (mag.off - d->base);
+	for (size_t i = 0; i < mag.len; i++)
+		v = (v << 8) | c[i];
+	if (v > max)
+		return -EBADMSG;
+	*value = (uint32_t)v;
+	return 0;
+}
+
+int vouch_der_bits(const struct vouch_der *d, const char *field, struct vouch_der_span *bytes)
+{
+	const uint8_t *c;
+	int rc = typed_content(d, field, TAG_BIT_STRING, bytes, &c);
+
+	if (rc)
+		return rc;
+	if (bytes->len == 0 || c[0] != 0)
+		return -EBADMSG;                /* no unused-bits octet, or unused bits */
+	bytes->off++;
+	bytes->len--;
+	return 0;
+}
+
+int vouch_der_span_is_null(const uint8_t *root, struct vouch_der_span tlv)
+{
+	return tlv.len == 2 && root[tlv.off] == 0x05 && root[tlv.off + 1] == 0x00;
+}
+
+int vouch_der_span_eq(const uint8_t *root, struct vouch_der_span span, const uint8_t *want,
+		      size_t want_len)
+{
+	return span.len == want_len && memcmp(root + span.off, want, want_len) == 0;
+}

@@ -1,0 +1,136 @@
+/*
+ * The one DER reader: every module that reads ASN.1 does it through this
+ * interface, and only this file's implementation calls libtasn1.
+ *
+ * A structure is decoded by its type name in asn1/vouch.asn (without the
+ * module prefix, e.g. "SubjectPublicKeyInfo"), then its fields are read by
+ * libtasn1 path ("algorithm.parameters") with typed getters that return
+ * spans: offsets and lengths into the caller's input, never copies.
+ *
+ * Two modes, per call:
+ *   VOUCH_DER_STRICT  distinguished encoding: libtasn1's
+ *                     ASN1_DECODE_FLAG_STRICT_DER, and before it our own
+ *                     walk over every element, because libtasn1 does not
+ *                     enforce canonical DER (it accepts non-minimal lengths
+ *                     and INTEGERs, BOOLEAN values other than 00/FF, ...;
+ *                     ../shared/notes/pkcs7.md §2.4). The walk refuses:
+ *                     indefinite and non-minimal lengths, non-minimal tag
+ *                     numbers, constructed strings, primitive SEQUENCE/SET,
+ *                     non-minimal or empty INTEGER/ENUMERATED, BOOLEAN
+ *                     other than 00/FF, NULL with content, BIT STRING with
+ *                     more than 7 or non-zero unused bits, OBJECT
+ *                     IDENTIFIER with padded or unterminated subidentifiers
+ *                     or longer than VOUCH_DER_MAX_OID, universal tags in the
+ *                     high-tag-number form, nesting deeper than
+ *                     VOUCH_DER_MAX_DEPTH.
+ *   VOUCH_DER_BER     what real signers emit in the outer layers of PKCS#7
+ *                     (indefinite lengths, constructed strings); libtasn1's
+ *                     BER decoding, with the same limits.
+ * Either way the whole input must be exactly one element: trailing bytes
+ * are malformed.
+ *
+ * Errors: -EBADMSG for anything malformed (including a field of the wrong
+ * type), -E2BIG for an input longer than VOUCH_DER_MAX_LEN, -ENOENT for an
+ * OPTIONAL field that is absent, -ENOMEM, -EINVAL for caller mistakes.
+ *
+ * Thread-safety: the definitions are loaded once (pthread_once); decoded
+ * structures are independent and each used by one thread at a time.
+ */
+#ifndef VOUCH_ASN1_DER_H
+#define VOUCH_ASN1_DER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* libtasn1's node type, kept opaque to the modules above. */
+struct asn1_node_st;
+
+/* The largest input, in bytes (libtasn1 takes an int length). */
+#define VOUCH_DER_MAX_LEN ((size_t)0x7fffffff)
+/* The longest OBJECT IDENTIFIER content accepted (CVE-2023-2650's DoS). */
+#define VOUCH_DER_MAX_OID 64
+/* The deepest nesting of constructed elements the canonical walk accepts. */
+#define VOUCH_DER_MAX_DEPTH 32
+
+enum vouch_der_mode {
+	VOUCH_DER_STRICT = 0,
+	VOUCH_DER_BER = 1,
+};
+
+/* A part of the input: offset from the start of the root input, length. */
+struct vouch_der_span {
+	size_t off;
+	size_t len;
+};
+
+/* A decoded structure over buf[0..len), itself at offset base of the root. */
+struct vouch_der {
+	struct asn1_node_st *node;
+	const uint8_t *buf;
+	size_t len;
+	size_t base;
+};
+
+/*
+ * Decode buf[0..len) as the named type of asn1/vouch.asn. On success d
+ * owns the decoded tree (free it with vouch_der_free()) and spans it
+ * returns are offsets from buf. On failure d is cleared.
+ */
+int vouch_der_decode(struct vouch_der *d, const char *type, const uint8_t *buf, size_t len,
+		     enum vouch_der_mode mode);
+
+/*
+ * Decode a span of a root input as a type: the same as vouch_der_decode()
+ * on root + span.off, with spans reported from root (for the ANY fields,
+ * such as AlgorithmIdentifier parameters, decoded as their real type).
+ */
+int vouch_der_decode_span(struct vouch_der *d, const char *type, const uint8_t *root,
+			  struct vouch_der_span span, enum vouch_der_mode mode);
+
+/* Free a decoded structure; a cleared or freed one is a no-op. */
+void vouch_der_free(struct vouch_der *d);
+
+/* The whole element (tag, length, content) of a field: -ENOENT if absent. */
+int vouch_der_tlv(const struct vouch_der *d, const char *field, struct vouch_der_span *tlv);
+
+/*
+ * The one element inside an EXPLICIT tag: for a field declared
+ * "[n] EXPLICIT T", the span of its T. -ENOENT if absent.
+ */
+int vouch_der_explicit(const struct vouch_der *d, const char *field, struct vouch_der_span *inner);
+
+/*
+ * The content octets of a field whose encoding is primitive, looking
+ * through one EXPLICIT tag: -ENOENT if absent, -EBADMSG if constructed.
+ */
+int vouch_der_content(const struct vouch_der *d, const char *field, struct vouch_der_span *content);
+
+/* An OBJECT IDENTIFIER field: its content octets (what OID tables hold). */
+int vouch_der_oid(const struct vouch_der *d, const char *field, struct vouch_der_span *oid);
+
+/*
+ * A non-negative INTEGER field: its magnitude, without the sign octet
+ * (length 0 for the value 0). -EBADMSG if negative or not minimal.
+ */
+int vouch_der_uint(const struct vouch_der *d, const char *field, struct vouch_der_span *mag);
+
+/* A non-negative INTEGER field of at most max, as a number. */
+int vouch_der_uint32(const struct vouch_der *d, const char *field, uint32_t max, uint32_t *value);
+
+/* A BIT STRING field with no unused bits: its bytes. -EBADMSG otherwise. */
+int vouch_der_bits(const struct vouch_der *d, const char *field, struct vouch_der_span *bytes);
+
+/* 1 if the whole element at tlv is the DER NULL (05 00), else 0. */
+int vouch_der_span_is_null(const uint8_t *root, struct vouch_der_span tlv);
+
+/* The first (identifier) octet of the element at tlv, which is not empty. */
+static inline uint8_t vouch_der_span_tag(const uint8_t *root, struct vouch_der_span tlv)
+{
+	return root[tlv.off];
+}
+
+/* 1 if the span's bytes equal want[0..want_len), else 0. */
+int vouch_der_span_eq(const uint8_t *root, struct vouch_der_span span, const uint8_t *want,
+		      size_t want_len);
+
+#endif /* VOUCH_ASN1_DER_H */

@@ -1,0 +1,90 @@
+/*
+ * Readers of public keys, signature values and algorithm identifiers:
+ * DER in, spans of raw values out (moduli, exponents, curve points, r and
+ * s, OIDs), for crypto/pk to load and check. No crypto here.
+ *
+ * Every reader takes the root input and the span of the element to read,
+ * and returns spans from the same root, so that a key inside a
+ * certificate is reported in the certificate's coordinates. All are
+ * strict DER (asn1/der.h).
+ *
+ * Errors, in descending priority: -EINVAL (caller mistakes), -EBADMSG
+ * (malformed: bad DER, a field of the wrong type, a negative or
+ * non-minimal INTEGER, parameters the algorithm forbids), -ENOPKG (an
+ * algorithm, mask generation function or curve form vouch does not
+ * implement: e.g. explicit EC domain parameters), -ENOMEM.
+ */
+#ifndef VOUCH_ASN1_KEYS_H
+#define VOUCH_ASN1_KEYS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "der.h"
+
+enum vouch_asn1_key_type {
+	VOUCH_ASN1_KEY_RSA = 1,      /* rsaEncryption */
+	VOUCH_ASN1_KEY_RSA_PSS = 2,  /* id-RSASSA-PSS: the key may only verify PSS */
+	VOUCH_ASN1_KEY_EC = 3,       /* id-ecPublicKey with a named curve */
+};
+
+/*
+ * RSASSA-PSS-params (RFC 8017 §A.2.3) with its DEFAULTs applied. A hash
+ * of length 0 is the default, SHA-1; other hashes are OID content spans
+ * for the caller to look up (vouch_hash_alg_by_oid()). The trailer field
+ * is checked to be 1 and not reported.
+ */
+struct vouch_asn1_pss_params {
+	struct vouch_der_span hash;      /* the message hash */
+	struct vouch_der_span mgf_hash;  /* MGF1's hash */
+	uint32_t salt_len;
+};
+
+/* The largest saltLength the reader accepts (no key can hold more). */
+#define VOUCH_ASN1_PSS_MAX_SALT 1024
+
+/* A SubjectPublicKeyInfo (RFC 5280 §4.1.2.7). */
+struct vouch_asn1_spki {
+	int type;                          /* enum vouch_asn1_key_type */
+	struct vouch_der_span whole;       /* the whole element, for key comparison */
+	/* RSA and RSA-PSS (RFC 8017 §A.1.1): magnitudes without sign octets. */
+	struct vouch_der_span n, e;
+	/* RSA-PSS: the key's parameters, when present (RFC 4055 §3.1). */
+	bool pss_restricted;
+	struct vouch_asn1_pss_params pss;
+	/* EC (RFC 5480 §2): the namedCurve OID and the SEC 1 point encoding. */
+	struct vouch_der_span curve, point;
+};
+
+/* Read a SubjectPublicKeyInfo; unknown algorithms are -ENOPKG. */
+int vouch_asn1_spki_read(struct vouch_asn1_spki *out, const uint8_t *root,
+			 struct vouch_der_span span);
+
+/* Read an RSAPublicKey: the magnitudes of n and e. */
+int vouch_asn1_rsa_pubkey_read(struct vouch_der_span *n, struct vouch_der_span *e,
+			       const uint8_t *root, struct vouch_der_span span);
+
+/* Read RSASSA-PSS-params (span: the parameters element). */
+int vouch_asn1_pss_params_read(struct vouch_asn1_pss_params *out, const uint8_t *root,
+			       struct vouch_der_span span);
+
+/*
+ * Read an AlgorithmIdentifier: its OID's content and its parameters
+ * element (length 0 when absent).
+ */
+int vouch_asn1_algid_read(struct vouch_der_span *oid, struct vouch_der_span *params,
+			  const uint8_t *root, struct vouch_der_span span);
+
+/*
+ * Read a hash AlgorithmIdentifier (as in DigestInfo and PKCS#7
+ * digestAlgorithms): the OID, with parameters absent or NULL (RFC 5754
+ * §2 allows both); any other parameters are -EBADMSG.
+ */
+int vouch_asn1_hash_algid_read(struct vouch_der_span *oid, const uint8_t *root,
+			       struct vouch_der_span span);
+
+/* Read an ECDSA-Sig-Value (RFC 3279 §2.2.3): the magnitudes of r and s. */
+int vouch_asn1_ecdsa_sig_read(struct vouch_der_span *r, struct vouch_der_span *s,
+			      const uint8_t *root, struct vouch_der_span span);
+
+#endif /* VOUCH_ASN1_KEYS_H */

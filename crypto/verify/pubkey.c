@@ -1,0 +1,212 @@
+/*
+ * Public keys from SubjectPublicKeyInfo and signature verification by
+ * algorithm (see vouch/pubkey.h): the ASN.1 layer reads, crypto/pk checks
+ * and verifies, this file matches one to the other.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <vouch/mem.h>
+#include <vouch/pubkey.h>
+
+#include "keys.h"
+#include "pem.h"
+#include "pubkey_internal.h"
+
+static int load_rsa(struct vouch_pubkey *key, const uint8_t *der,
+		    const struct vouch_asn1_spki *spki, unsigned int flags)
+{
+	int rc = vouch_rsa_key_load(&key->u.rsa, der + spki->n.off, spki->n.len,
+				    der + spki->e.off, spki->e.len, flags);
+
+	if (rc)
+		return rc;
+	if (spki->pss_restricted) {
+		struct vouch_sig_alg pss;
+
+		rc = vouch_pss_alg_from_params(&pss, der, &spki->pss);
+		if (rc)
+			return rc;
+		key->pss_hash = pss.hash;
+		key->pss_mgf1_hash = pss.mgf1_hash;
+		key->pss_min_salt = pss.salt_len;
+	}
+	key->type = spki->type == VOUCH_ASN1_KEY_RSA_PSS ? VOUCH_PUBKEY_RSA_PSS : VOUCH_PUBKEY_RSA;
+	return 0;
+}
+
+static int load_ec(struct vouch_pubkey *key, const uint8_t *der,
+		   const struct vouch_asn1_spki *spki)
+{
+	int curve = vouch_ecdsa_curve_by_oid(der + spki->curve.off, spki->curve.len);
+	int rc;
+
+	if (curve < 0)
+		return -ENOPKG;
+	rc = vouch_ecdsa_key_load(&key->u.ec, curve, der + spki->point.off, spki->point.len);
+	if (rc)
+		return rc;
+	key->type = VOUCH_PUBKEY_EC;
+	return 0;
+}
+
+/* see vouch/pubkey.h */
+int vouch_pubkey_load_spki(struct vouch_pubkey *key, const uint8_t *der, size_t len,
+			   unsigned int flags)
+{
+	struct vouch_asn1_spki spki;
+	int rc;
+
+	if (!key)
+		return -EINVAL;
+	memset(key, 0, sizeof(*key));
+	if (!der || (flags & ~VOUCH_PUBKEY_ALLOW_LEGACY))
+		return -EINVAL;
+	rc = vouch_asn1_spki_read(&spki, der, (struct vouch_der_span){ 0, len });
+	if (rc == 0)
+		rc = spki.type == VOUCH_ASN1_KEY_EC ? load_ec(key, der, &spki)
+						    : load_rsa(key, der, &spki, flags);
+	if (rc)
+		memset(key, 0, sizeof(*key));
+	return rc;
+}
+
+/* see vouch/pubkey.h */
+int vouch_pubkey_load_pem(struct vouch_pubkey *key, const char *pem, size_t len,
+			  unsigned int flags)
+{
+	uint8_t *der;
+	size_t der_len, pos = 0;
+	int rc;
+
+	if (!key)
+		return -EINVAL;
+	memset(key, 0, sizeof(*key));
+	if (!pem)
+		return -EINVAL;
+	rc = vouch_pem_next(pem, len, "PUBLIC KEY", &pos, &der, &der_len);
+	if (rc)
+		return rc == -ENOENT ? -EBADMSG : rc;
+	rc = vouch_pubkey_load_spki(key, der, der_len, flags);
+	free(der);
+	return rc;
+}
+
+/* see vouch/pubkey.h */
+int vouch_pubkey_type(const struct vouch_pubkey *key)
+{
+	return key && key->type ? key->type : -EINVAL;
+}
+
+/* see vouch/pubkey.h */
+size_t vouch_pubkey_bits(const struct vouch_pubkey *key)
+{
+	if (!key || !key->type)
+		return 0;
+	if (key->type == VOUCH_PUBKEY_EC)
+		return 8 * vouch_ecdsa_curve_bytes(vouch_ecdsa_key_curve(&key->u.ec));
+	return vouch_rsa_key_bits(&key->u.rsa);
+}
+
+/* 0 if the algorithm is complete enough to use (else -EINVAL). */
+static int check_alg(const struct vouch_sig_alg *alg)
+{
+	if (!alg || !alg->hash)
+		return -EINVAL;
+	switch (alg->scheme) {
+	case VOUCH_SIG_RSA_PKCS1:
+	case VOUCH_SIG_ECDSA:
+		return 0;
+	case VOUCH_SIG_RSA_PSS:
+		return alg->mgf1_hash ? 0 : -EINVAL;
+	default:
+		return -EINVAL;
+	}
+}
+
+/*
+ * Whether the scheme suits the key (RFC 4055 §1.2 and §3.1): -EKEYREJECTED
+ * if not, as a signature under the wrong algorithm is not valid.
+ */
+static int check_suits(const struct vouch_pubkey *key, const struct vouch_sig_alg *alg)
+{
+	switch (key->type) {
+	case VOUCH_PUBKEY_EC:
+		return alg->scheme == VOUCH_SIG_ECDSA ? 0 : -EKEYREJECTED;
+	case VOUCH_PUBKEY_RSA:
+		return alg->scheme != VOUCH_SIG_ECDSA ? 0 : -EKEYREJECTED;
+	case VOUCH_PUBKEY_RSA_PSS:
+		if (alg->scheme != VOUCH_SIG_RSA_PSS)
+			return -EKEYREJECTED;
+		if (key->pss_hash && (alg->hash != key->pss_hash ||
+				      alg->mgf1_hash != key->pss_mgf1_hash ||
+				      alg->salt_len < key->pss_min_salt))
+			return -EKEYREJECTED;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+static int verify_ecdsa(const struct vouch_pubkey *key, const uint8_t *digest, size_t digest_len,
+			const uint8_t *sig, size_t sig_len)
+{
+	struct vouch_der_span r, s;
+	int rc;
+
+	if (sig_len == 0)
+		return -EBADMSG;
+	rc = vouch_asn1_ecdsa_sig_read(&r, &s, sig, (struct vouch_der_span){ 0, sig_len });
+	if (rc)
+		return rc;
+	return vouch_ecdsa_verify_digest(&key->u.ec, digest, digest_len, sig + r.off, r.len,
+					 sig + s.off, s.len);
+}
+
+/* see vouch/pubkey.h */
+int vouch_pubkey_verify_digest(const struct vouch_pubkey *key, const struct vouch_sig_alg *alg,
+			       const uint8_t *digest, size_t digest_len,
+			       const uint8_t *sig, size_t sig_len)
+{
+	int rc;
+
+	if (!key || !key->type || !digest || (!sig && sig_len))
+		return -EINVAL;
+	rc = check_alg(alg);
+	if (rc)
+		return rc;
+	if (digest_len != alg->hash->digest_len)
+		return -EINVAL;
+	rc = check_suits(key, alg);
+	if (rc)
+		return rc;
+	switch (alg->scheme) {
+	case VOUCH_SIG_RSA_PKCS1:
+		return vouch_rsa_pkcs1_verify_digest(&key->u.rsa, alg->hash, digest, digest_len,
+						     sig, sig_len);
+	case VOUCH_SIG_RSA_PSS:
+		return vouch_rsa_pss_verify_digest(&key->u.rsa, alg->hash, alg->mgf1_hash,
+						   alg->salt_len, digest, digest_len, sig, sig_len);
+	default:
+		return verify_ecdsa(key, digest, digest_len, sig, sig_len);
+	}
+}
+
+/* see vouch/pubkey.h */
+int vouch_pubkey_verify(const struct vouch_pubkey *key, const struct vouch_sig_alg *alg,
+			const void *msg, size_t msg_len, const uint8_t *sig, size_t sig_len)
+{
+	uint8_t digest[VOUCH_HASH_MAX_LEN];
+	int rc;
+
+	if (!msg && msg_len)
+		return -EINVAL;
+	rc = check_alg(alg);
+	if (rc)
+		return rc;
+	vouch_hash(alg->hash, msg, msg_len, digest);
+	rc = vouch_pubkey_verify_digest(key, alg, digest, alg->hash->digest_len, sig, sig_len);
+	vouch_wipe(digest, sizeof(digest));
+	return rc;
+}
