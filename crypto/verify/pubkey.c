@@ -117,6 +117,7 @@ static int check_alg(const struct vouch_sig_alg *alg)
 	switch (alg->scheme) {
 	case VOUCH_SIG_RSA_PKCS1:
 	case VOUCH_SIG_ECDSA:
+	case VOUCH_SIG_ECDSA_P1363:
 		return 0;
 	case VOUCH_SIG_RSA_PSS:
 		return alg->mgf1_hash ? 0 : -EINVAL;
@@ -133,9 +134,11 @@ static int check_suits(const struct vouch_pubkey *key, const struct vouch_sig_al
 {
 	switch (key->type) {
 	case VOUCH_PUBKEY_EC:
-		return alg->scheme == VOUCH_SIG_ECDSA ? 0 : -EKEYREJECTED;
+		return alg->scheme == VOUCH_SIG_ECDSA || alg->scheme == VOUCH_SIG_ECDSA_P1363
+			       ? 0 : -EKEYREJECTED;
 	case VOUCH_PUBKEY_RSA:
-		return alg->scheme != VOUCH_SIG_ECDSA ? 0 : -EKEYREJECTED;
+		return alg->scheme == VOUCH_SIG_RSA_PKCS1 || alg->scheme == VOUCH_SIG_RSA_PSS
+			       ? 0 : -EKEYREJECTED;
 	case VOUCH_PUBKEY_RSA_PSS:
 		if (alg->scheme != VOUCH_SIG_RSA_PSS)
 			return -EKEYREJECTED;
@@ -164,6 +167,18 @@ static int verify_ecdsa(const struct vouch_pubkey *key, const uint8_t *digest, s
 					 sig + s.off, s.len);
 }
 
+/* IEEE P1363: r || s, each exactly the curve's length. */
+static int verify_ecdsa_p1363(const struct vouch_pubkey *key, const uint8_t *digest,
+			      size_t digest_len, const uint8_t *sig, size_t sig_len)
+{
+	size_t half = vouch_ecdsa_curve_bytes(vouch_ecdsa_key_curve(&key->u.ec));
+
+	if (sig_len != 2 * half)
+		return -EBADMSG;
+	return vouch_ecdsa_verify_digest(&key->u.ec, digest, digest_len, sig, half,
+					 sig + half, half);
+}
+
 /* see vouch/pubkey.h */
 int vouch_pubkey_verify_digest(const struct vouch_pubkey *key, const struct vouch_sig_alg *alg,
 			       const uint8_t *digest, size_t digest_len,
@@ -188,6 +203,8 @@ int vouch_pubkey_verify_digest(const struct vouch_pubkey *key, const struct vouc
 	case VOUCH_SIG_RSA_PSS:
 		return vouch_rsa_pss_verify_digest(&key->u.rsa, alg->hash, alg->mgf1_hash,
 						   alg->salt_len, digest, digest_len, sig, sig_len);
+	case VOUCH_SIG_ECDSA_P1363:
+		return verify_ecdsa_p1363(key, digest, digest_len, sig, sig_len);
 	default:
 		return verify_ecdsa(key, digest, digest_len, sig, sig_len);
 	}

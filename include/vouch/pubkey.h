@@ -28,8 +28,9 @@
  *     // rc == 0: valid; -EKEYREJECTED: not a valid signature
  *
  * Signature values are as X.509 and CMS carry them: for RSA the octet
- * string of the modulus' length, for ECDSA the DER ECDSA-Sig-Value (use
- * vouch/ecdsa.h directly for the IEEE P1363 r || s form).
+ * string of the modulus' length, for ECDSA the DER ECDSA-Sig-Value; the
+ * scheme VOUCH_SIG_ECDSA_P1363 takes the IEEE P1363 form r || s instead,
+ * each of the curve's length.
  *
  * Hash policy (whether SHA-1 is allowed) is the caller's: every hash of
  * vouch/hash.h is accepted here.
@@ -67,6 +68,7 @@ enum vouch_sig_scheme {
 	VOUCH_SIG_RSA_PKCS1 = 1,   /**< RSASSA-PKCS1-v1_5 */
 	VOUCH_SIG_RSA_PSS = 2,     /**< RSASSA-PSS with MGF1 */
 	VOUCH_SIG_ECDSA = 3,       /**< ECDSA, DER ECDSA-Sig-Value */
+	VOUCH_SIG_ECDSA_P1363 = 4, /**< ECDSA, IEEE P1363 r || s (JOSE, COSE) */
 };
 
 /** vouch_pubkey_load_spki() flag: accept RSA moduli of 1024 to 2047 bits. */
@@ -181,7 +183,7 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_sig_alg_from_der(struct vouch_sig_alg *
  * The scheme must suit the key: PKCS#1 v1.5 or PSS for rsaEncryption
  * keys, PSS only for id-RSASSA-PSS keys, and with a restricted one (RFC
  * 4055 §3.1) the key's hash and MGF1 hash and a salt at least as long as
- * the key's; ECDSA for EC keys. For PSS, alg->salt_len may be
+ * the key's; ECDSA (either form) for EC keys. For PSS, alg->salt_len may be
  * VOUCH_RSA_PSS_SALT_ANY.
  *
  * @param[in] key         a loaded key.
@@ -195,7 +197,8 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_sig_alg_from_der(struct vouch_sig_alg *
  *         @p alg is NULL or has an unknown scheme or no hash (PSS: no
  *         MGF1 hash), @p digest is NULL or its length is not the hash's,
  *         or @p sig is NULL with a non-zero length; -EBADMSG if an ECDSA
- *         signature is not a DER ECDSA-Sig-Value; -EKEYREJECTED if the
+ *         signature is not a DER ECDSA-Sig-Value (VOUCH_SIG_ECDSA) or not
+ *         twice the curve's length (VOUCH_SIG_ECDSA_P1363); -EKEYREJECTED if the
  *         scheme or its parameters do not suit the key, or the signature
  *         is not valid; 0 if it is valid.
  */

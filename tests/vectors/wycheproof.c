@@ -1,0 +1,289 @@
+/*
+ * The Wycheproof runner: <builddir>/tests/wycheproof FILE.json...
+ *
+ * Runs every test group of a type it supports through the public API
+ * (vouch/pubkey.h: the key from the group's SubjectPublicKeyInfo DER,
+ * the signature algorithm from the group's fields), and prints per file
+ * and in total "N passed, M failed, K skipped", with each skipped group
+ * and why. Exits 1 on any failure, 2 on a file it cannot read.
+ *
+ * Verdicts: "valid" must verify and "invalid" must not. "acceptable"
+ * tests follow vouch's documented choice per flag (acceptable_flags
+ * below); an acceptable test with a flag not in the table fails, so that
+ * every such choice is written down.
+ *
+ * Supported types: RsassaPkcs1Verify, RsassaPkcs1Generate (its
+ * signatures verified), RsassaPssVerify, RsassaPssWithParametersVerify,
+ * EcdsaVerify (DER signatures), EcdsaP1363Verify. Groups whose key vouch
+ * refuses by policy or does not implement (-ENOPKG at load: RSA below
+ * 2048 bits, other curves) are skipped as a whole.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cjson/cJSON.h>
+#include <vouch/error.h>
+#include <vouch/pubkey.h>
+
+#include "rsp.h"
+
+static void broken_file(const char *fmt, ...);
+#define WP_JSON_FAIL(...) broken_file(__VA_ARGS__)
+#include "wp_json.h"
+
+static const char *current_file;
+
+static void broken_file(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "wycheproof: %s: ", current_file);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+/* vouch's verdict for "acceptable" tests, per flag. */
+enum choice { ACCEPT, REJECT };
+
+static const struct {
+	const char *flag;
+	enum choice choice;
+	const char *why;
+} acceptable_flags[] = {
+	{ "MissingNull", REJECT,
+	  "DigestInfo without the NULL parameters is refused (vouch/rsa.h; RFC 8017 §9.2 note 1 "
+	  "lets verifiers choose)" },
+	{ "WeakHash", ACCEPT, "SHA-1 policy is the caller's (vouch/pubkey.h); the math is sound" },
+	{ "SmallPublicKey", ACCEPT, "e = 3 and other small odd exponents are valid RSA keys" },
+	{ "SmallModulus", REJECT, "RSA below 2048 bits is refused by default (-ENOPKG)" },
+};
+
+struct counts {
+	unsigned long passed, failed, skipped;
+};
+
+/* What a group says about how to verify. */
+struct group {
+	const char *type;
+	struct vouch_pubkey key;
+	struct vouch_sig_alg alg;
+};
+
+static const struct vouch_hash_alg *hash_field(const cJSON *g, const char *name)
+{
+	const char *s = json_string(g, name);
+	const struct vouch_hash_alg *alg = vouch_hash_alg_by_name(s);
+
+	if (!alg)
+		broken_file("unknown hash '%s'", s);
+	return alg;
+}
+
+/* The group's key DER: publicKeyDer, or keyDer in the generation files. */
+static const char *key_der_field(const cJSON *g)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(g, "publicKeyDer");
+
+	if (cJSON_IsString(item))
+		return item->valuestring;
+	return json_string(g, "keyDer");
+}
+
+/*
+ * Set up a group: 0, or a reason to skip it (a static string) through
+ * *skip. The type names come from the Wycheproof schemas.
+ */
+static int group_setup(struct group *grp, const cJSON *g, const char **skip)
+{
+	uint8_t *der;
+	size_t der_len;
+	int rc;
+
+	*skip = NULL;
+	memset(&grp->alg, 0, sizeof(grp->alg));
+	grp->type = json_string(g, "type");
+	if (!strcmp(grp->type, "RsassaPkcs1Verify") || !strcmp(grp->type, "RsassaPkcs1Generate")) {
+		grp->alg.scheme = VOUCH_SIG_RSA_PKCS1;
+	} else if (!strcmp(grp->type, "RsassaPssVerify") ||
+		   !strcmp(grp->type, "RsassaPssWithParametersVerify")) {
+		if (strcmp(json_string(g, "mgf"), "MGF1") != 0) {
+			*skip = "mask generation function other than MGF1";
+			return 0;
+		}
+		grp->alg.scheme = VOUCH_SIG_RSA_PSS;
+		grp->alg.mgf1_hash = hash_field(g, "mgfSha");
+		grp->alg.salt_len = (size_t)json_int(g, "sLen");
+	} else if (!strcmp(grp->type, "EcdsaVerify")) {
+		grp->alg.scheme = VOUCH_SIG_ECDSA;
+	} else if (!strcmp(grp->type, "EcdsaP1363Verify")) {
+		grp->alg.scheme = VOUCH_SIG_ECDSA_P1363;
+	} else {
+		*skip = "test type not supported by this runner";
+		return 0;
+	}
+	grp->alg.hash = hash_field(g, "sha");
+
+	der = vt_hex_decode(key_der_field(g), &der_len);
+	if (!der)
+		broken_file("bad hex in the key");
+	rc = vouch_pubkey_load_spki(&grp->key, der, der_len, 0);
+	free(der);
+	if (rc == -ENOPKG) {
+		*skip = "key refused by policy or not implemented (-ENOPKG)";
+		return 0;
+	}
+	return rc;
+}
+
+/* The verdict vouch should give an acceptable test: -1 for an undocumented flag. */
+static int acceptable_verdict(const cJSON *test)
+{
+	const cJSON *flags = cJSON_GetObjectItemCaseSensitive(test, "flags"), *f;
+	int verdict = ACCEPT;
+
+	cJSON_ArrayForEach(f, flags) {
+		size_t i;
+
+		for (i = 0; i < sizeof(acceptable_flags) / sizeof(acceptable_flags[0]); i++)
+			if (cJSON_IsString(f) && !strcmp(f->valuestring, acceptable_flags[i].flag))
+				break;
+		if (i == sizeof(acceptable_flags) / sizeof(acceptable_flags[0]))
+			return -1;
+		if (acceptable_flags[i].choice == REJECT)
+			verdict = REJECT;
+	}
+	return verdict;
+}
+
+static void run_test(const struct group *grp, const cJSON *test, struct counts *c)
+{
+	const char *result = json_string(test, "result");
+	size_t msg_len, sig_len;
+	uint8_t *msg = vt_hex_decode(json_string(test, "msg"), &msg_len);
+	uint8_t *sig = vt_hex_decode(json_string(test, "sig"), &sig_len);
+	int want_accept, rc;
+
+	if (!msg || !sig)
+		broken_file("bad hex in test %d", json_int(test, "tcId"));
+	if (!strcmp(result, "valid")) {
+		want_accept = 1;
+	} else if (!strcmp(result, "invalid")) {
+		want_accept = 0;
+	} else {
+		int v = acceptable_verdict(test);
+
+		if (v < 0) {
+			printf("  FAIL tcId %d: acceptable with a flag vouch has not decided on\n",
+			       json_int(test, "tcId"));
+			c->failed++;
+			goto out;
+		}
+		want_accept = v == ACCEPT;
+	}
+	rc = vouch_pubkey_verify(&grp->key, &grp->alg, msg, msg_len, sig, sig_len);
+	if ((rc == 0) == want_accept && rc != -EINVAL) {
+		c->passed++;
+	} else {
+		printf("  FAIL tcId %d (%s, %s): %s (%d)\n", json_int(test, "tcId"), result,
+		       json_string(test, "comment"), vouch_strerror(rc), rc);
+		c->failed++;
+	}
+out:
+	free(msg);
+	free(sig);
+}
+
+static int run_file(const char *path, struct counts *total)
+{
+	struct counts c = { 0, 0, 0 };
+	size_t len;
+	char *text = vt_slurp(path, &len);
+	const cJSON *g;
+	cJSON *root;
+	int index = 0;
+
+	current_file = path;
+	if (!text) {
+		fprintf(stderr, "wycheproof: cannot read %s\n", path);
+		return -1;
+	}
+	root = cJSON_ParseWithLength(text, len);
+	free(text);
+	if (!root)
+		broken_file("not JSON");
+	cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(root, "testGroups")) {
+		const cJSON *tests = cJSON_GetObjectItemCaseSensitive(g, "tests"), *t;
+		struct group grp;
+		const char *skip;
+		int rc = group_setup(&grp, g, &skip);
+
+		index++;
+		if (rc) {
+			printf("  FAIL group %d: the key does not load: %s (%d)\n", index,
+			       vouch_strerror(rc), rc);
+			c.failed += (unsigned long)cJSON_GetArraySize(tests);
+			continue;
+		}
+		if (skip) {
+			printf("  skipped group %d (%s, %d tests): %s\n", index, grp.type,
+			       cJSON_GetArraySize(tests), skip);
+			c.skipped += (unsigned long)cJSON_GetArraySize(tests);
+			continue;
+		}
+		cJSON_ArrayForEach(t, tests)
+			run_test(&grp, t, &c);
+	}
+	cJSON_Delete(root);
+	printf("%s: %lu passed, %lu failed, %lu skipped\n", path, c.passed, c.failed, c.skipped);
+	total->passed += c.passed;
+	total->failed += c.failed;
+	total->skipped += c.skipped;
+	return 0;
+}
+
+/*
+ * The vectors directory missing altogether: outside CI the run is
+ * skipped (exit 77, meson's "skipped") with a message; with CI=true it
+ * is a failure, never a silent skip.
+ */
+static void check_vectors_present(const char *first)
+{
+	const char *dir = getenv("VOUCH_VECTORS"), *ci = getenv("CI");
+	struct stat st;
+
+	if (stat(first, &st) == 0 || !dir || (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)))
+		return;
+	if (ci && !strcmp(ci, "true")) {
+		fprintf(stderr, "wycheproof: CI=true but the vectors directory '%s' is missing\n", dir);
+		exit(1);
+	}
+	printf("wycheproof: vectors directory '%s' not found: skipped (set VOUCH_VECTORS)\n", dir);
+	exit(77);
+}
+
+int main(int argc, char **argv)
+{
+	struct counts total = { 0, 0, 0 };
+	bool unreadable = false;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: wycheproof FILE.json...\n");
+		return 2;
+	}
+	check_vectors_present(argv[1]);
+	for (int i = 1; i < argc; i++)
+		if (run_file(argv[i], &total) != 0)
+			unreadable = true;
+	printf("%lu passed, %lu failed, %lu skipped\n", total.passed, total.failed, total.skipped);
+	if (unreadable)
+		return 2;
+	return total.failed ? 1 : 0;
+}
