@@ -5,12 +5,9 @@
  * SHA-384 and SHA-512, signatures made by OpenSSL (its DER
  * ECDSA-Sig-Value decoded here with d2i_ECDSA_SIG to get r and s); the
  * verdicts must be identical for the valid signature and for single-bit
- * corruptions of r, s, the digest and the public point.
- *
- * Also Wycheproof's ECDSA files with DER signatures, whose DER is decoded
- * here by libcrypto as a stop-gap until asn1/ has the strict reader: a
- * signature is taken only if d2i_ECDSA_SIG consumes it all and i2d gives
- * the same bytes back (so BER and other non-DER forms count as invalid).
+ * corruptions of r, s, the digest and the public point. (Wycheproof's
+ * DER-signature files run in the wycheproof runner; the public API with
+ * DER keys and signatures is compared in test_interop_pubkey.c.)
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -205,114 +202,10 @@ static void test_ecdsa_vs_openssl(void **state)
 	}
 }
 
-#ifdef VT_HAVE_CJSON
-#include <cjson/cJSON.h>
-
-#include "wp_json.h"
-
-/* r and s from a DER ECDSA-Sig-Value, or -1 if it is not strict DER. */
-static int der_sig(const uint8_t *der, size_t len, uint8_t *r, size_t *r_len, uint8_t *s,
-		   size_t *s_len, size_t max)
-{
-	const unsigned char *p = der;
-	ECDSA_SIG *sig = d2i_ECDSA_SIG(NULL, &p, (long)len);
-	unsigned char *re = NULL;
-	const BIGNUM *br, *bs;
-	int ok = -1, rl;
-
-	if (!sig)
-		return -1;
-	rl = i2d_ECDSA_SIG(sig, &re);
-	ECDSA_SIG_get0(sig, &br, &bs);
-	if ((size_t)(p - der) == len && rl == (int)len && !memcmp(re, der, len) &&
-	    !BN_is_negative(br) && !BN_is_negative(bs) &&
-	    (size_t)BN_num_bytes(br) <= max && (size_t)BN_num_bytes(bs) <= max) {
-		*r_len = (size_t)BN_bn2bin(br, r);
-		*s_len = (size_t)BN_bn2bin(bs, s);
-		ok = 0;
-	}
-	OPENSSL_free(re);
-	ECDSA_SIG_free(sig);
-	return ok;
-}
-
-static void run_der(const char *file, int curve, const struct vouch_hash_alg *alg)
-{
-	size_t len;
-	char sub[256];
-	char *text;
-	cJSON *root;
-	const cJSON *group;
-	int cases = 0, valid = 0, invalid = 0, not_der = 0;
-
-	snprintf(sub, sizeof(sub), "wycheproof/testvectors_v1/%s", file);
-	text = (char *)vt_read_file(vt_vectors(sub), &len);
-	root = cJSON_ParseWithLength(text, len);
-	if (!root)
-		fail_msg("%s: not JSON", file);
-	cJSON_ArrayForEach(group, cJSON_GetObjectItemCaseSensitive(root, "testGroups")) {
-		const cJSON *pk = cJSON_GetObjectItemCaseSensitive(group, "publicKey"), *t;
-		struct vouch_ecdsa_key key;
-		size_t pt_len;
-		uint8_t *pt = vt_unhex(json_string(pk, "uncompressed"), &pt_len);
-
-		assert_vouch_ok(vouch_ecdsa_key_load(&key, curve, pt, pt_len));
-		if (vouch_hash_alg_by_name(json_string(group, "sha")) != alg)
-			fail_msg("%s: group hash %s", file, json_string(group, "sha"));
-		cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(group, "tests")) {
-			size_t msg_len, sig_len, r_len, s_len;
-			uint8_t *msg = vt_unhex(json_string(t, "msg"), &msg_len);
-			uint8_t *sig = vt_unhex(json_string(t, "sig"), &sig_len);
-			uint8_t r[2 * MAXW], s[2 * MAXW];
-			const char *result = json_string(t, "result");
-			int id = cJSON_GetObjectItemCaseSensitive(t, "tcId")->valueint;
-			int want = strcmp(result, "valid") == 0, rc;
-
-			if (!want && strcmp(result, "invalid"))
-				fail_msg("%s tcId %d: unexpected result %s", file, id, result);
-			if (der_sig(sig, sig_len, r, &r_len, s, &s_len, sizeof(r))) {
-				rc = -EBADMSG;
-				not_der++;
-			} else {
-				rc = vouch_ecdsa_verify(&key, alg, msg, msg_len, r, r_len, s, s_len);
-			}
-			if (want && rc != 0)
-				fail_msg("%s tcId %d: valid signature refused: %s", file, id,
-					 vouch_strerror(rc));
-			if (!want && rc == 0)
-				fail_msg("%s tcId %d: invalid signature accepted", file, id);
-			want ? valid++ : invalid++;
-			cases++;
-			free(msg);
-			free(sig);
-		}
-		free(pt);
-	}
-	if (cases != cJSON_GetObjectItemCaseSensitive(root, "numberOfTests")->valueint)
-		fail_msg("%s: ran %d tests of %d", file, cases,
-			 cJSON_GetObjectItemCaseSensitive(root, "numberOfTests")->valueint);
-	print_message("[          ] %s: %d passed (%d valid, %d invalid, of which %d refused "
-		      "as not DER by the stop-gap decoder), 0 failed, 0 skipped\n",
-		      file, cases, valid, invalid, not_der);
-	cJSON_Delete(root);
-	free(text);
-}
-
-static void test_wycheproof_der(void **state)
-{
-	run_der("ecdsa_secp256r1_sha256_test.json", VOUCH_EC_P256, &vouch_sha256_alg);
-	run_der("ecdsa_secp384r1_sha384_test.json", VOUCH_EC_P384, &vouch_sha384_alg);
-	run_der("ecdsa_secp384r1_sha512_test.json", VOUCH_EC_P384, &vouch_sha512_alg);
-}
-#endif
-
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ecdsa_vs_openssl),
-#ifdef VT_HAVE_CJSON
-		cmocka_unit_test(test_wycheproof_der),
-#endif
 	};
 
 	return vt_main(argc, argv, "interop-ecdsa", tests, sizeof(tests) / sizeof(tests[0]));
