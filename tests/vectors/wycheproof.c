@@ -32,7 +32,7 @@
 
 #include "rsp.h"
 
-static void broken_file(const char *fmt, ...);
+static void broken_file(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 #define WP_JSON_FAIL(...) broken_file(__VA_ARGS__)
 #include "wp_json.h"
 
