@@ -245,7 +245,7 @@ static int map_asn1_error(int rc)
 }
 
 int vouch_der_decode_span(struct vouch_der *d, const char *type, const uint8_t *root,
-			  struct vouch_der_span span, enum vouch_der_mode mode)
+			  struct vouch_span span, enum vouch_der_mode mode)
 {
 	const uint8_t *buf;
 	struct header h;
@@ -299,7 +299,7 @@ int vouch_der_decode_span(struct vouch_der *d, const char *type, const uint8_t *
 int vouch_der_decode(struct vouch_der *d, const char *type, const uint8_t *buf, size_t len,
 		     enum vouch_der_mode mode)
 {
-	return vouch_der_decode_span(d, type, buf, (struct vouch_der_span){ 0, len }, mode);
+	return vouch_der_decode_span(d, type, buf, (struct vouch_span){ 0, len }, mode);
 }
 
 void vouch_der_free(struct vouch_der *d)
@@ -316,7 +316,7 @@ void vouch_der_free(struct vouch_der *d)
 
 /* ---- Getters ---- */
 
-int vouch_der_tlv(const struct vouch_der *d, const char *field, struct vouch_der_span *tlv)
+int vouch_der_tlv(const struct vouch_der *d, const char *field, struct vouch_span *tlv)
 {
 	int start = -1, end = -1, rc;
 
@@ -332,9 +332,9 @@ int vouch_der_tlv(const struct vouch_der *d, const char *field, struct vouch_der
 	return 0;
 }
 
-int vouch_der_explicit(const struct vouch_der *d, const char *field, struct vouch_der_span *inner)
+int vouch_der_explicit(const struct vouch_der *d, const char *field, struct vouch_span *inner)
 {
-	struct vouch_der_span tlv;
+	struct vouch_span tlv;
 	struct header outer, h;
 	const uint8_t *p;
 	int rc;
@@ -369,7 +369,7 @@ int vouch_der_explicit(const struct vouch_der *d, const char *field, struct vouc
 static int field_header(const struct vouch_der *d, const char *field, const uint8_t **at,
 			struct header *h)
 {
-	struct vouch_der_span tlv;
+	struct vouch_span tlv;
 	const uint8_t *p;
 	int rc = vouch_der_tlv(d, field, &tlv);
 
@@ -401,7 +401,7 @@ static int field_header(const struct vouch_der *d, const char *field, const uint
 	return 0;
 }
 
-int vouch_der_content(const struct vouch_der *d, const char *field, struct vouch_der_span *content)
+int vouch_der_content(const struct vouch_der *d, const char *field, struct vouch_span *content)
 {
 	const uint8_t *p;
 	struct header h;
@@ -419,7 +419,7 @@ int vouch_der_content(const struct vouch_der *d, const char *field, struct vouch
 
 /* The content of a field that must have the universal tag when untagged. */
 static int typed_content(const struct vouch_der *d, const char *field, uint32_t tag,
-			 struct vouch_der_span *content, const uint8_t **c)
+			 struct vouch_span *content, const uint8_t **c)
 {
 	const uint8_t *p;
 	struct header h;
@@ -438,7 +438,7 @@ static int typed_content(const struct vouch_der *d, const char *field, uint32_t 
 	return 0;
 }
 
-int vouch_der_oid(const struct vouch_der *d, const char *field, struct vouch_der_span *oid)
+int vouch_der_oid(const struct vouch_der *d, const char *field, struct vouch_span *oid)
 {
 	const uint8_t *c;
 	int rc = typed_content(d, field, TAG_OID, oid, &c);
@@ -448,7 +448,7 @@ int vouch_der_oid(const struct vouch_der *d, const char *field, struct vouch_der
 	return oid_valid(c, oid->len) ? 0 : -EBADMSG;
 }
 
-int vouch_der_uint(const struct vouch_der *d, const char *field, struct vouch_der_span *mag)
+int vouch_der_uint(const struct vouch_der *d, const char *field, struct vouch_span *mag)
 {
 	const uint8_t *c;
 	int rc = typed_content(d, field, TAG_INTEGER, mag, &c);
@@ -466,7 +466,7 @@ int vouch_der_uint(const struct vouch_der *d, const char *field, struct vouch_de
 
 int vouch_der_uint32(const struct vouch_der *d, const char *field, uint32_t max, uint32_t *value)
 {
-	struct vouch_der_span mag;
+	struct vouch_span mag;
 	const uint8_t *c;
 	uint64_t v = 0;
 	int rc;
@@ -487,7 +487,7 @@ int vouch_der_uint32(const struct vouch_der *d, const char *field, uint32_t max,
 	return 0;
 }
 
-int vouch_der_bits(const struct vouch_der *d, const char *field, struct vouch_der_span *bytes)
+int vouch_der_bits(const struct vouch_der *d, const char *field, struct vouch_span *bytes)
 {
 	const uint8_t *c;
 	int rc = typed_content(d, field, TAG_BIT_STRING, bytes, &c);
@@ -501,12 +501,12 @@ int vouch_der_bits(const struct vouch_der *d, const char *field, struct vouch_de
 	return 0;
 }
 
-int vouch_der_span_is_null(const uint8_t *root, struct vouch_der_span tlv)
+int vouch_der_span_is_null(const uint8_t *root, struct vouch_span tlv)
 {
 	return tlv.len == 2 && root[tlv.off] == 0x05 && root[tlv.off + 1] == 0x00;
 }
 
-int vouch_der_span_eq(const uint8_t *root, struct vouch_der_span span, const uint8_t *want,
+int vouch_der_span_eq(const uint8_t *root, struct vouch_span span, const uint8_t *want,
 		      size_t want_len)
 {
 	return span.len == want_len && memcmp(root + span.off, want, want_len) == 0;

@@ -41,6 +41,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <vouch/common.h>
 
 /* libtasn1's node type, kept opaque to the modules above. */
 struct asn1_node_st;
@@ -55,12 +56,6 @@ struct asn1_node_st;
 enum vouch_der_mode {
 	VOUCH_DER_STRICT = 0,
 	VOUCH_DER_BER = 1,
-};
-
-/* A part of the input: offset from the start of the root input, length. */
-struct vouch_der_span {
-	size_t off;
-	size_t len;
 };
 
 /* A decoded structure over buf[0..len), itself at offset base of the root. */
@@ -85,52 +80,52 @@ int vouch_der_decode(struct vouch_der *d, const char *type, const uint8_t *buf, 
  * such as AlgorithmIdentifier parameters, decoded as their real type).
  */
 int vouch_der_decode_span(struct vouch_der *d, const char *type, const uint8_t *root,
-			  struct vouch_der_span span, enum vouch_der_mode mode);
+			  struct vouch_span span, enum vouch_der_mode mode);
 
 /* Free a decoded structure; a cleared or freed one is a no-op. */
 void vouch_der_free(struct vouch_der *d);
 
 /* The whole element (tag, length, content) of a field: -ENOENT if absent. */
-int vouch_der_tlv(const struct vouch_der *d, const char *field, struct vouch_der_span *tlv);
+int vouch_der_tlv(const struct vouch_der *d, const char *field, struct vouch_span *tlv);
 
 /*
  * The one element inside an EXPLICIT tag: for a field declared
  * "[n] EXPLICIT T", the span of its T. -ENOENT if absent.
  */
-int vouch_der_explicit(const struct vouch_der *d, const char *field, struct vouch_der_span *inner);
+int vouch_der_explicit(const struct vouch_der *d, const char *field, struct vouch_span *inner);
 
 /*
  * The content octets of a field whose encoding is primitive, looking
  * through one EXPLICIT tag: -ENOENT if absent, -EBADMSG if constructed.
  */
-int vouch_der_content(const struct vouch_der *d, const char *field, struct vouch_der_span *content);
+int vouch_der_content(const struct vouch_der *d, const char *field, struct vouch_span *content);
 
 /* An OBJECT IDENTIFIER field: its content octets (what OID tables hold). */
-int vouch_der_oid(const struct vouch_der *d, const char *field, struct vouch_der_span *oid);
+int vouch_der_oid(const struct vouch_der *d, const char *field, struct vouch_span *oid);
 
 /*
  * A non-negative INTEGER field: its magnitude, without the sign octet
  * (length 0 for the value 0). -EBADMSG if negative or not minimal.
  */
-int vouch_der_uint(const struct vouch_der *d, const char *field, struct vouch_der_span *mag);
+int vouch_der_uint(const struct vouch_der *d, const char *field, struct vouch_span *mag);
 
 /* A non-negative INTEGER field of at most max, as a number. */
 int vouch_der_uint32(const struct vouch_der *d, const char *field, uint32_t max, uint32_t *value);
 
 /* A BIT STRING field with no unused bits: its bytes. -EBADMSG otherwise. */
-int vouch_der_bits(const struct vouch_der *d, const char *field, struct vouch_der_span *bytes);
+int vouch_der_bits(const struct vouch_der *d, const char *field, struct vouch_span *bytes);
 
 /* 1 if the whole element at tlv is the DER NULL (05 00), else 0. */
-int vouch_der_span_is_null(const uint8_t *root, struct vouch_der_span tlv);
+int vouch_der_span_is_null(const uint8_t *root, struct vouch_span tlv);
 
 /* The first (identifier) octet of the element at tlv, which is not empty. */
-static inline uint8_t vouch_der_span_tag(const uint8_t *root, struct vouch_der_span tlv)
+static inline uint8_t vouch_der_span_tag(const uint8_t *root, struct vouch_span tlv)
 {
 	return root[tlv.off];
 }
 
 /* 1 if the span's bytes equal want[0..want_len), else 0. */
-int vouch_der_span_eq(const uint8_t *root, struct vouch_der_span span, const uint8_t *want,
+int vouch_der_span_eq(const uint8_t *root, struct vouch_span span, const uint8_t *want,
 		      size_t want_len);
 
 #endif /* VOUCH_ASN1_DER_H */

@@ -13,8 +13,8 @@
 #define PSS_DEFAULT_SALT 20
 #define PSS_TRAILER_BC   1
 
-int vouch_asn1_algid_read(struct vouch_der_span *oid, struct vouch_der_span *params,
-			  const uint8_t *root, struct vouch_der_span span)
+int vouch_asn1_algid_read(struct vouch_span *oid, struct vouch_span *params,
+			  const uint8_t *root, struct vouch_span span)
 {
 	struct vouch_der d;
 	int rc;
@@ -28,7 +28,7 @@ int vouch_asn1_algid_read(struct vouch_der_span *oid, struct vouch_der_span *par
 	if (rc == 0) {
 		rc = vouch_der_tlv(&d, "parameters", params);
 		if (rc == -ENOENT) {
-			*params = (struct vouch_der_span){ span.off + span.len, 0 };
+			*params = (struct vouch_span){ span.off + span.len, 0 };
 			rc = 0;
 		}
 	}
@@ -36,10 +36,10 @@ int vouch_asn1_algid_read(struct vouch_der_span *oid, struct vouch_der_span *par
 	return rc;
 }
 
-int vouch_asn1_hash_algid_read(struct vouch_der_span *oid, const uint8_t *root,
-			       struct vouch_der_span span)
+int vouch_asn1_hash_algid_read(struct vouch_span *oid, const uint8_t *root,
+			       struct vouch_span span)
 {
-	struct vouch_der_span params;
+	struct vouch_span params;
 	int rc = vouch_asn1_algid_read(oid, &params, root, span);
 
 	if (rc)
@@ -49,8 +49,8 @@ int vouch_asn1_hash_algid_read(struct vouch_der_span *oid, const uint8_t *root,
 	return 0;
 }
 
-int vouch_asn1_rsa_pubkey_read(struct vouch_der_span *n, struct vouch_der_span *e,
-			       const uint8_t *root, struct vouch_der_span span)
+int vouch_asn1_rsa_pubkey_read(struct vouch_span *n, struct vouch_span *e,
+			       const uint8_t *root, struct vouch_span span)
 {
 	struct vouch_der d;
 	int rc;
@@ -68,10 +68,10 @@ int vouch_asn1_rsa_pubkey_read(struct vouch_der_span *n, struct vouch_der_span *
 }
 
 /* maskGenAlgorithm: MGF1 (RFC 8017 §B.2.1) and its hash; others -ENOPKG. */
-static int read_mgf(struct vouch_der_span *mgf_hash, const uint8_t *root,
-		    struct vouch_der_span span)
+static int read_mgf(struct vouch_span *mgf_hash, const uint8_t *root,
+		    struct vouch_span span)
 {
-	struct vouch_der_span oid, params;
+	struct vouch_span oid, params;
 	int rc = vouch_asn1_algid_read(&oid, &params, root, span);
 
 	if (rc)
@@ -84,10 +84,10 @@ static int read_mgf(struct vouch_der_span *mgf_hash, const uint8_t *root,
 }
 
 int vouch_asn1_pss_params_read(struct vouch_asn1_pss_params *out, const uint8_t *root,
-			       struct vouch_der_span span)
+			       struct vouch_span span)
 {
 	struct vouch_der d;
-	struct vouch_der_span field;
+	struct vouch_span field;
 	uint32_t trailer = PSS_TRAILER_BC;
 	int rc;
 
@@ -133,7 +133,7 @@ int vouch_asn1_pss_params_read(struct vouch_asn1_pss_params *out, const uint8_t 
 
 /* id-ecPublicKey's parameters: a namedCurve OID (RFC 5480 §2.1.1). */
 static int read_ec_params(struct vouch_asn1_spki *out, const uint8_t *root,
-			  struct vouch_der_span params)
+			  struct vouch_span params)
 {
 	struct vouch_der d;
 	int rc;
@@ -160,7 +160,7 @@ static int read_ec_params(struct vouch_asn1_spki *out, const uint8_t *root,
 
 /* rsaEncryption's parameters are NULL (RFC 3279 §2.3.1); absent is taken too. */
 static int read_rsa_params(struct vouch_asn1_spki *out, const uint8_t *root,
-			   struct vouch_der_span params, int is_pss)
+			   struct vouch_span params, int is_pss)
 {
 	if (!is_pss)
 		return params.len == 0 || vouch_der_span_is_null(root, params) ? 0 : -EBADMSG;
@@ -172,10 +172,10 @@ static int read_rsa_params(struct vouch_asn1_spki *out, const uint8_t *root,
 }
 
 int vouch_asn1_spki_read(struct vouch_asn1_spki *out, const uint8_t *root,
-			 struct vouch_der_span span)
+			 struct vouch_span span)
 {
 	struct vouch_der d;
-	struct vouch_der_span oid, params, algid, bits;
+	struct vouch_span oid, params, algid, bits;
 	int rc;
 
 	if (!out)
@@ -216,8 +216,8 @@ int vouch_asn1_spki_read(struct vouch_asn1_spki *out, const uint8_t *root,
 	return rc;
 }
 
-int vouch_asn1_ecdsa_sig_read(struct vouch_der_span *r, struct vouch_der_span *s,
-			      const uint8_t *root, struct vouch_der_span span)
+int vouch_asn1_ecdsa_sig_read(struct vouch_span *r, struct vouch_span *s,
+			      const uint8_t *root, struct vouch_span span)
 {
 	struct vouch_der d;
 	int rc;

@@ -35,8 +35,8 @@ enum vouch_asn1_key_type {
  * is checked to be 1 and not reported.
  */
 struct vouch_asn1_pss_params {
-	struct vouch_der_span hash;      /* the message hash */
-	struct vouch_der_span mgf_hash;  /* MGF1's hash */
+	struct vouch_span hash;      /* the message hash */
+	struct vouch_span mgf_hash;  /* MGF1's hash */
 	uint32_t salt_len;
 };
 
@@ -46,45 +46,45 @@ struct vouch_asn1_pss_params {
 /* A SubjectPublicKeyInfo (RFC 5280 §4.1.2.7). */
 struct vouch_asn1_spki {
 	int type;                          /* enum vouch_asn1_key_type */
-	struct vouch_der_span whole;       /* the whole element, for key comparison */
+	struct vouch_span whole;       /* the whole element, for key comparison */
 	/* RSA and RSA-PSS (RFC 8017 §A.1.1): magnitudes without sign octets. */
-	struct vouch_der_span n, e;
+	struct vouch_span n, e;
 	/* RSA-PSS: the key's parameters, when present (RFC 4055 §3.1). */
 	bool pss_restricted;
 	struct vouch_asn1_pss_params pss;
 	/* EC (RFC 5480 §2): the namedCurve OID and the SEC 1 point encoding. */
-	struct vouch_der_span curve, point;
+	struct vouch_span curve, point;
 };
 
 /* Read a SubjectPublicKeyInfo; unknown algorithms are -ENOPKG. */
 int vouch_asn1_spki_read(struct vouch_asn1_spki *out, const uint8_t *root,
-			 struct vouch_der_span span);
+			 struct vouch_span span);
 
 /* Read an RSAPublicKey: the magnitudes of n and e. */
-int vouch_asn1_rsa_pubkey_read(struct vouch_der_span *n, struct vouch_der_span *e,
-			       const uint8_t *root, struct vouch_der_span span);
+int vouch_asn1_rsa_pubkey_read(struct vouch_span *n, struct vouch_span *e,
+			       const uint8_t *root, struct vouch_span span);
 
 /* Read RSASSA-PSS-params (span: the parameters element). */
 int vouch_asn1_pss_params_read(struct vouch_asn1_pss_params *out, const uint8_t *root,
-			       struct vouch_der_span span);
+			       struct vouch_span span);
 
 /*
  * Read an AlgorithmIdentifier: its OID's content and its parameters
  * element (length 0 when absent).
  */
-int vouch_asn1_algid_read(struct vouch_der_span *oid, struct vouch_der_span *params,
-			  const uint8_t *root, struct vouch_der_span span);
+int vouch_asn1_algid_read(struct vouch_span *oid, struct vouch_span *params,
+			  const uint8_t *root, struct vouch_span span);
 
 /*
  * Read a hash AlgorithmIdentifier (as in DigestInfo and PKCS#7
  * digestAlgorithms): the OID, with parameters absent or NULL (RFC 5754
  * §2 allows both); any other parameters are -EBADMSG.
  */
-int vouch_asn1_hash_algid_read(struct vouch_der_span *oid, const uint8_t *root,
-			       struct vouch_der_span span);
+int vouch_asn1_hash_algid_read(struct vouch_span *oid, const uint8_t *root,
+			       struct vouch_span span);
 
 /* Read an ECDSA-Sig-Value (RFC 3279 §2.2.3): the magnitudes of r and s. */
-int vouch_asn1_ecdsa_sig_read(struct vouch_der_span *r, struct vouch_der_span *s,
-			      const uint8_t *root, struct vouch_der_span span);
+int vouch_asn1_ecdsa_sig_read(struct vouch_span *r, struct vouch_span *s,
+			      const uint8_t *root, struct vouch_span span);
 
 #endif /* VOUCH_ASN1_KEYS_H */

@@ -200,7 +200,7 @@ static void test_oid_length_cap(void **state)
 static void test_arguments(void **state)
 {
 	struct vouch_der d;
-	struct vouch_der_span span;
+	struct vouch_span span;
 	static const uint8_t sig[] = { 0x30, 0x06, 0x02, 0x01, 0x01, 0x02, 0x01, 0x02 };
 
 	(void)state;
@@ -229,7 +229,7 @@ static void test_spki_rsa(void **state)
 	uint8_t *der = vt_read_file(vt_data("keys/rsa2048.pub.der"), &len);
 
 	(void)state;
-	assert_vouch_ok(vouch_asn1_spki_read(&spki, der, (struct vouch_der_span){ 0, len }));
+	assert_vouch_ok(vouch_asn1_spki_read(&spki, der, (struct vouch_span){ 0, len }));
 	assert_int_equal(spki.type, VOUCH_ASN1_KEY_RSA);
 	assert_int_equal(spki.whole.len, len);
 	assert_int_equal(spki.n.len, 256);              /* the sign octet dropped */
@@ -248,7 +248,7 @@ static void test_spki_rsa_pss(void **state)
 	static const uint8_t sha256_oid[] = { 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01 };
 
 	(void)state;
-	assert_vouch_ok(vouch_asn1_spki_read(&spki, der, (struct vouch_der_span){ 0, len }));
+	assert_vouch_ok(vouch_asn1_spki_read(&spki, der, (struct vouch_span){ 0, len }));
 	assert_int_equal(spki.type, VOUCH_ASN1_KEY_RSA_PSS);
 	assert_true(spki.pss_restricted);
 	assert_true(vouch_der_span_eq(der, spki.pss.hash, sha256_oid, sizeof(sha256_oid)));
@@ -273,7 +273,7 @@ static void test_spki_ec(void **state)
 		size_t len;
 		uint8_t *der = vt_read_file(vt_data(cases[i].file), &len);
 
-		assert_vouch_err(vouch_asn1_spki_read(&spki, der, (struct vouch_der_span){ 0, len }),
+		assert_vouch_err(vouch_asn1_spki_read(&spki, der, (struct vouch_span){ 0, len }),
 				 cases[i].want);
 		if (cases[i].want == 0) {
 			assert_int_equal(spki.type, VOUCH_ASN1_KEY_EC);
@@ -315,7 +315,7 @@ static void test_spki_cases(void **state)
 		struct vouch_asn1_spki spki;
 		size_t len;
 		uint8_t *der = vt_unhex(spki_cases[i].hex, &len);
-		int rc = vouch_asn1_spki_read(&spki, der, (struct vouch_der_span){ 0, len });
+		int rc = vouch_asn1_spki_read(&spki, der, (struct vouch_span){ 0, len });
 
 		if (rc != spki_cases[i].want)
 			fail_msg("%s: %d, want %d", spki_cases[i].what, rc, spki_cases[i].want);
@@ -364,7 +364,7 @@ static void test_pss_params_cases(void **state)
 				hex[j++] = *p;
 		hex[j] = '\0';
 		der = vt_unhex(hex, &len);
-		rc = vouch_asn1_pss_params_read(&pss, der, (struct vouch_der_span){ 0, len });
+		rc = vouch_asn1_pss_params_read(&pss, der, (struct vouch_span){ 0, len });
 		if (rc != pss_cases[i].want)
 			fail_msg("%s: %d, want %d", pss_cases[i].what, rc, pss_cases[i].want);
 		if (rc == 0) {
@@ -386,11 +386,11 @@ static void test_hash_algid(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct vouch_der_span oid;
+		struct vouch_span oid;
 		size_t len;
 		uint8_t *der = vt_unhex(cases[i].hex, &len);
 
-		assert_vouch_err(vouch_asn1_hash_algid_read(&oid, der, (struct vouch_der_span){ 0, len }),
+		assert_vouch_err(vouch_asn1_hash_algid_read(&oid, der, (struct vouch_span){ 0, len }),
 				 cases[i].want);
 		if (cases[i].want == 0)
 			assert_int_equal(oid.len, 9);
@@ -400,12 +400,12 @@ static void test_hash_algid(void **state)
 
 static void test_ecdsa_sig_read(void **state)
 {
-	struct vouch_der_span r, s;
+	struct vouch_span r, s;
 	size_t len;
 	uint8_t *der = vt_unhex("3008020200ff02020080", &len);
 
 	(void)state;
-	assert_vouch_ok(vouch_asn1_ecdsa_sig_read(&r, &s, der, (struct vouch_der_span){ 0, len }));
+	assert_vouch_ok(vouch_asn1_ecdsa_sig_read(&r, &s, der, (struct vouch_span){ 0, len }));
 	assert_int_equal(r.len, 1);
 	assert_int_equal(der[r.off], 0xff);
 	assert_int_equal(s.len, 1);
@@ -413,7 +413,7 @@ static void test_ecdsa_sig_read(void **state)
 	free(der);
 	/* Negative r (Wycheproof's "MissingZero" class). */
 	der = vt_unhex("30060201ff020101", &len);
-	assert_vouch_err(vouch_asn1_ecdsa_sig_read(&r, &s, der, (struct vouch_der_span){ 0, len }),
+	assert_vouch_err(vouch_asn1_ecdsa_sig_read(&r, &s, der, (struct vouch_span){ 0, len }),
 			 -EBADMSG);
 	/* In BER mode the structure decodes, and the getter still refuses
 	 * what X.690 §8.3 forbids in BER too: empty and redundant INTEGERs. */
@@ -431,7 +431,7 @@ static void test_ecdsa_sig_read(void **state)
 	der = NULL;
 	/* Zero is an encoding the reader passes (the range check is ECDSA's). */
 	der = vt_unhex("3006020100020101", &len);
-	assert_vouch_ok(vouch_asn1_ecdsa_sig_read(&r, &s, der, (struct vouch_der_span){ 0, len }));
+	assert_vouch_ok(vouch_asn1_ecdsa_sig_read(&r, &s, der, (struct vouch_span){ 0, len }));
 	assert_int_equal(r.len, 0);
 	free(der);
 }
@@ -447,7 +447,7 @@ static void test_spans_in_root(void **state)
 	(void)state;
 	memset(buf, 0xee, sizeof(buf));
 	memcpy(buf + 100, der, len);
-	assert_vouch_ok(vouch_asn1_spki_read(&spki, buf, (struct vouch_der_span){ 100, len }));
+	assert_vouch_ok(vouch_asn1_spki_read(&spki, buf, (struct vouch_span){ 100, len }));
 	assert_int_equal(spki.whole.off, 100);
 	assert_memory_equal(buf + spki.point.off, der + (spki.point.off - 100), spki.point.len);
 	assert_int_equal(buf[spki.point.off], 0x04);

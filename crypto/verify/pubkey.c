@@ -63,7 +63,7 @@ int vouch_pubkey_load_spki(struct vouch_pubkey *key, const uint8_t *der, size_t 
 	memset(key, 0, sizeof(*key));
 	if (!der || (flags & ~VOUCH_PUBKEY_ALLOW_LEGACY))
 		return -EINVAL;
-	rc = vouch_asn1_spki_read(&spki, der, (struct vouch_der_span){ 0, len });
+	rc = vouch_asn1_spki_read(&spki, der, (struct vouch_span){ 0, len });
 	if (rc == 0)
 		rc = spki.type == VOUCH_ASN1_KEY_EC ? load_ec(key, der, &spki)
 						    : load_rsa(key, der, &spki, flags);
@@ -155,12 +155,12 @@ static int check_suits(const struct vouch_pubkey *key, const struct vouch_sig_al
 static int verify_ecdsa(const struct vouch_pubkey *key, const uint8_t *digest, size_t digest_len,
 			const uint8_t *sig, size_t sig_len)
 {
-	struct vouch_der_span r, s;
+	struct vouch_span r, s;
 	int rc;
 
 	if (sig_len == 0)
 		return -EBADMSG;
-	rc = vouch_asn1_ecdsa_sig_read(&r, &s, sig, (struct vouch_der_span){ 0, sig_len });
+	rc = vouch_asn1_ecdsa_sig_read(&r, &s, sig, (struct vouch_span){ 0, sig_len });
 	if (rc)
 		return rc;
 	return vouch_ecdsa_verify_digest(&key->u.ec, digest, digest_len, sig + r.off, r.len,

@@ -42,7 +42,7 @@ static const struct sig_oid sig_oids[] = {
 };
 
 /* A hash OID of RSASSA-PSS-params; the empty span is the default, SHA-1. */
-static const struct vouch_hash_alg *pss_hash(const uint8_t *root, struct vouch_der_span oid)
+static const struct vouch_hash_alg *pss_hash(const uint8_t *root, struct vouch_span oid)
 {
 	if (oid.len == 0)
 		return &vouch_sha1_alg;
@@ -60,7 +60,7 @@ int vouch_pss_alg_from_params(struct vouch_sig_alg *alg, const uint8_t *root,
 }
 
 /* RSASSA-PSS-params are required in a signature's identifier (RFC 4055 §3.1). */
-static int read_pss(struct vouch_sig_alg *alg, const uint8_t *der, struct vouch_der_span params)
+static int read_pss(struct vouch_sig_alg *alg, const uint8_t *der, struct vouch_span params)
 {
 	struct vouch_asn1_pss_params pss;
 	int rc;
@@ -72,7 +72,7 @@ static int read_pss(struct vouch_sig_alg *alg, const uint8_t *der, struct vouch_
 }
 
 static int check_params(const struct sig_oid *e, struct vouch_sig_alg *alg, const uint8_t *der,
-			struct vouch_der_span params)
+			struct vouch_span params)
 {
 	switch (e->params) {
 	case PARAMS_NULL_OR_ABSENT:
@@ -88,7 +88,7 @@ static int check_params(const struct sig_oid *e, struct vouch_sig_alg *alg, cons
 /* see vouch/pubkey.h */
 int vouch_sig_alg_from_der(struct vouch_sig_alg *alg, const uint8_t *der, size_t len)
 {
-	struct vouch_der_span oid, params;
+	struct vouch_span oid, params;
 	int rc;
 
 	if (!alg)
@@ -96,7 +96,7 @@ int vouch_sig_alg_from_der(struct vouch_sig_alg *alg, const uint8_t *der, size_t
 	memset(alg, 0, sizeof(*alg));
 	if (!der)
 		return -EINVAL;
-	rc = vouch_asn1_algid_read(&oid, &params, der, (struct vouch_der_span){ 0, len });
+	rc = vouch_asn1_algid_read(&oid, &params, der, (struct vouch_span){ 0, len });
 	if (rc)
 		return rc;
 	for (size_t i = 0; i < sizeof(sig_oids) / sizeof(sig_oids[0]); i++) {

@@ -8,6 +8,8 @@
 #ifndef VOUCH_COMMON_H
 #define VOUCH_COMMON_H
 
+#include <stddef.h>
+
 #if defined(VOUCH_BUILDING_LIBRARY) && defined(__GNUC__)
 #define VOUCH_EXPORT __attribute__((visibility("default")))
 #else
@@ -20,5 +22,15 @@
 #else
 #define VOUCH_WARN_UNUSED
 #endif
+
+/**
+ * A part of a caller's input: an offset from its start and a length.
+ * Parsed objects describe their fields this way instead of copying them
+ * (DESIGN.md), so that a result is flat and can cross a process boundary.
+ */
+struct vouch_span {
+	size_t off;  /**< offset from the start of the input */
+	size_t len;  /**< length in bytes */
+};
 
 #endif /* VOUCH_COMMON_H */
