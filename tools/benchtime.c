@@ -174,6 +174,8 @@ static void print_figure(const char *name, unsigned units, size_t size, double n
 {
 	if (units & BENCH_NSOP)
 		printf("%s %zu %.1f ns/op\n", name, size, ns);
+	if (units & BENCH_USOP)
+		printf("%s %zu %.1f us/op\n", name, size, ns / 1e3);
 	if (units & BENCH_MBPS)
 		printf("%s %zu %.1f MB/s\n", name, size, (double)size * 1e3 / ns);
 	fflush(stdout);

@@ -13,7 +13,9 @@
 #define BENCH_REPS 9
 #define BENCH_MAX_THREADS 16
 
-enum { BENCH_MBPS = 1, BENCH_NSOP = 2 };
+/* The units of a figure's lines: MB/s, ns/op, or us/op (slow operations
+ * such as a signature verification). */
+enum { BENCH_MBPS = 1, BENCH_NSOP = 2, BENCH_USOP = 4 };
 
 /* Perform @iters operations on @size bytes each. */
 typedef void bench_fn(const void *arg, size_t size, uint64_t iters);
@@ -34,7 +36,8 @@ double bench_median_ns(bench_fn *fn, const void *arg, size_t size);
  */
 double bench_median_ns_threads(bench_fn *fn, const void *arg, size_t size, unsigned nthreads);
 
-/* Measure and print the lines @units asks for (BENCH_MBPS, BENCH_NSOP). */
+/* Measure and print the lines @units asks for (BENCH_MBPS, BENCH_NSOP,
+ * BENCH_USOP). */
 void bench_report(const char *name, unsigned units, bench_fn *fn, const void *arg,
 		  size_t size);
 

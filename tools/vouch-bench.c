@@ -11,8 +11,12 @@
  * (about 20 ms) for the clock to be precise. A figure named -2t runs in two
  * threads at once and counts the work of both: MB/s is all their bytes over
  * the wall time, ns/op the wall time over all their calls. VOUCH_NO_ACCEL=1
- * measures the portable paths. Speed targets are checked against these
- * figures (tools/bench-peers), never in unit tests.
+ * measures the portable paths. The verification figures (size 0, us/op)
+ * verify fixed signatures (bench_keys.h) on keys loaded beforehand, and
+ * each signature is checked to verify once at start: a verifier that
+ * rejects them stops the program before anything is timed. Speed targets
+ * are checked against these figures (tools/bench-peers), never in unit
+ * tests.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -24,6 +28,7 @@
 
 #include <vouch/vouch.h>
 
+#include "bench_keys.h"
 #include "benchtime.h"
 #include "toolcommon.h"
 
@@ -33,7 +38,7 @@ struct figure {
 	/* Perform iters operations on size bytes each; its arg is the figure. */
 	bench_fn *run;
 	const void *arg;
-	size_t sizes[8];   /* default sizes, 0-terminated */
+	size_t sizes[8];   /* default sizes, 0-terminated; none: size 0 */
 	unsigned threads;  /* threads at once: 1, or 2 for the -2t figures */
 };
 
@@ -159,6 +164,75 @@ static void run_getrandom(const void *figure, size_t size, uint64_t iters)
 	}
 }
 
+/* A signature to verify and its key, loaded by load_verify(). */
+struct verify {
+	const struct bench_verify *v;
+	struct vouch_rsa_key rsa;
+	struct vouch_ecdsa_key ec;
+};
+
+enum { V_RSA2048, V_RSA3072, V_RSA4096, V_RSA2048_PSS, V_P256, V_P384, NVERIFY };
+
+static struct verify verifies[NVERIFY] = {
+	[V_RSA2048] = { .v = &bench_rsa2048_pkcs1 },
+	[V_RSA3072] = { .v = &bench_rsa3072_pkcs1 },
+	[V_RSA4096] = { .v = &bench_rsa4096_pkcs1 },
+	[V_RSA2048_PSS] = { .v = &bench_rsa2048_pss },
+	[V_P256] = { .v = &bench_p256 },
+	[V_P384] = { .v = &bench_p384 },
+};
+
+static int load_verify(struct verify *w)
+{
+	const struct bench_verify *v = w->v;
+
+	switch (v->kind) {
+	case BENCH_RSA_PKCS1:
+	case BENCH_RSA_PSS:
+		return vouch_rsa_key_load(&w->rsa, v->key, v->key_len, v->e, v->e_len, 0);
+	case BENCH_ECDSA_P256:
+		return vouch_ecdsa_key_load(&w->ec, VOUCH_EC_P256, v->key, v->key_len);
+	case BENCH_ECDSA_P384:
+		return vouch_ecdsa_key_load(&w->ec, VOUCH_EC_P384, v->key, v->key_len);
+	}
+	return -EINVAL;
+}
+
+/* One verification with the digest given, as a caller that has hashed
+ * the message already makes it. */
+static int verify_once(const struct verify *w)
+{
+	const struct bench_verify *v = w->v;
+
+	switch (v->kind) {
+	case BENCH_RSA_PKCS1:
+		return vouch_rsa_pkcs1_verify_digest(&w->rsa, &vouch_sha256_alg, v->digest,
+						     v->digest_len, v->sig, v->sig_len);
+	case BENCH_RSA_PSS:
+		return vouch_rsa_pss_verify_digest(&w->rsa, &vouch_sha256_alg, &vouch_sha256_alg,
+						   32, v->digest, v->digest_len, v->sig,
+						   v->sig_len);
+	case BENCH_ECDSA_P256:
+	case BENCH_ECDSA_P384:
+		return vouch_ecdsa_verify_digest(&w->ec, v->digest, v->digest_len, v->sig,
+						 v->sig_len, v->s, v->s_len);
+	}
+	return -EINVAL;
+}
+
+static void run_verify(const void *figure, size_t size, uint64_t iters)
+{
+	const struct figure *fig = figure;
+
+	for (uint64_t i = 0; i < iters; i++) {
+		if (verify_once(fig->arg) != 0) {
+			fprintf(stderr, "vouch-bench: %s: the signature no longer verifies\n",
+				fig->name);
+			exit(EXIT_INTERNAL);
+		}
+	}
+}
+
 #define HASH_SIZES { 64, 1024, 16384, 1048576 }
 #define DRBG_SIZES { 16, 32, 256, 4096, 65536 }
 #define BOTH (BENCH_MBPS | BENCH_NSOP)
@@ -182,6 +256,12 @@ static const struct figure figures[] = {
 	{ "random-bytes", BOTH, run_random, NULL, DRBG_SIZES, 1 },
 	{ "random-bytes-2t", BOTH, run_random, NULL, DRBG_SIZES, 2 },
 	{ "getrandom", BOTH, run_getrandom, NULL, DRBG_SIZES, 1 },
+	{ "rsa2048-verify", BENCH_USOP, run_verify, &verifies[V_RSA2048], { 0 }, 1 },
+	{ "rsa3072-verify", BENCH_USOP, run_verify, &verifies[V_RSA3072], { 0 }, 1 },
+	{ "rsa4096-verify", BENCH_USOP, run_verify, &verifies[V_RSA4096], { 0 }, 1 },
+	{ "rsa2048-pss-verify", BENCH_USOP, run_verify, &verifies[V_RSA2048_PSS], { 0 }, 1 },
+	{ "ecdsa-p256-verify", BENCH_USOP, run_verify, &verifies[V_P256], { 0 }, 1 },
+	{ "ecdsa-p384-verify", BENCH_USOP, run_verify, &verifies[V_P384], { 0 }, 1 },
 };
 #define NFIGURES (sizeof(figures) / sizeof(figures[0]))
 
@@ -191,6 +271,41 @@ static void report(const struct figure *fig, size_t size)
 		bench_report_threads(fig->name, fig->units, fig->run, fig, size, fig->threads);
 	else
 		bench_report(fig->name, fig->units, fig->run, fig, size);
+}
+
+/* The figure at each of its default sizes (size 0 when it lists none). */
+static void report_defaults(const struct figure *fig)
+{
+	if (!fig->sizes[0])
+		report(fig, 0);
+	for (const size_t *s = fig->sizes; *s; s++)
+		report(fig, *s);
+}
+
+/*
+ * Load every verification figure's key and verify its signature once.
+ * Returns 0, or -1 (with a message) if a key is refused or a signature
+ * does not verify, so that no figure of a broken verifier is printed.
+ */
+static int check_signatures(void)
+{
+	for (size_t i = 0; i < NFIGURES; i++) {
+		const struct figure *fig = &figures[i];
+		int rc;
+
+		if (fig->run != run_verify)
+			continue;
+		/* The figure's own (writable) element of verifies[]. */
+		rc = load_verify(&verifies[(const struct verify *)fig->arg - verifies]);
+		if (rc == 0)
+			rc = verify_once(fig->arg);
+		if (rc != 0) {
+			tool_error("vouch-bench", "%s: the fixed signature does not verify: %s",
+				   fig->name, vouch_strerror(rc));
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static const struct figure *find_figure(const char *name)
@@ -224,12 +339,15 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < MAX_SIZE; i++)
 		input[i] = (uint8_t)(i * 131u + 7u);
+	if (check_signatures() != 0) {
+		free(input);
+		free(output);
+		return EXIT_INTERNAL;
+	}
 
 	if (argc == 1) {
-		for (size_t i = 0; i < NFIGURES; i++) {
-			for (const size_t *s = figures[i].sizes; *s; s++)
-				report(&figures[i], *s);
-		}
+		for (size_t i = 0; i < NFIGURES; i++)
+			report_defaults(&figures[i]);
 		free(input);
 		free(output);
 		return EXIT_ACCEPTED;
@@ -241,10 +359,8 @@ int main(int argc, char **argv)
 		free(output);
 		return EXIT_USAGE;
 	}
-	if (argc == 2) {
-		for (const size_t *s = fig->sizes; *s; s++)
-			report(fig, *s);
-	}
+	if (argc == 2)
+		report_defaults(fig);
 	for (int i = 2; i < argc; i++) {
 		char *end;
 		unsigned long long size = strtoull(argv[i], &end, 10);
