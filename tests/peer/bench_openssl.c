@@ -13,6 +13,17 @@
  * calling thread's public or private DRBG, default reseeding), in one
  * thread and, for the -2t figures, in two at once (vouch-bench's units).
  *
+ * The verification figures verify vouch-bench's fixed signatures
+ * (tools/bench_keys.h) over the given digest with EVP_PKEY_verify(), on an
+ * EVP_PKEY built once from the same raw values (EVP_PKEY_fromdata(): n and
+ * e; the curve's name and the SEC 1 point), the ECDSA signature DER-encoded
+ * once. Per verification, a new EVP_PKEY_CTX is made and
+ * EVP_PKEY_verify_init()ed, with the padding and digest set: that is how
+ * OpenSSL callers verify (one context per operation; a context cannot be
+ * shared between threads, and reusing one is not what its documentation
+ * shows), so its cost is part of OpenSSL's figure. Each signature is
+ * checked to verify before anything is timed.
+ *
  *     bench-openssl NAME SIZE...
  *     bench-openssl --list
  */
@@ -21,11 +32,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/bn.h>
 #include <openssl/core_names.h>
+#include <openssl/ec.h>
 #include <openssl/evp.h>
+#include <openssl/param_build.h>
 #include <openssl/params.h>
 #include <openssl/rand.h>
+#include <openssl/rsa.h>
 
+#include "bench_keys.h"
 #include "benchtime.h"
 
 #define MAX_SIZE (1u << 20)
@@ -72,6 +88,20 @@ static const struct peer_figure figures[] = {
 	{ "random-priv-bytes-2t", RAND_PRIV, NULL, NULL, BOTH, 2 },
 };
 #define NFIGURES (sizeof(figures) / sizeof(figures[0]))
+
+/* The verification figures, as named in vouch-bench. */
+static const struct verify_figure {
+	const char *name;
+	const struct bench_verify *v;
+} verify_figures[] = {
+	{ "rsa2048-verify", &bench_rsa2048_pkcs1 },
+	{ "rsa3072-verify", &bench_rsa3072_pkcs1 },
+	{ "rsa4096-verify", &bench_rsa4096_pkcs1 },
+	{ "rsa2048-pss-verify", &bench_rsa2048_pss },
+	{ "ecdsa-p256-verify", &bench_p256 },
+	{ "ecdsa-p384-verify", &bench_p384 },
+};
+#define NVERIFY (sizeof(verify_figures) / sizeof(verify_figures[0]))
 
 static EVP_MD *md;
 static EVP_MAC_CTX *mac_ctx;
@@ -125,6 +155,126 @@ static void run(const void *arg, size_t size, uint64_t iters)
 		}
 	}
 	sink = (uint8_t)(out[0] ^ output[0]);
+}
+
+/* The verification figure's key, its signature as EVP_PKEY_verify()
+ * takes it, and the digest's EVP_MD (md). */
+static EVP_PKEY *verify_key;
+static unsigned char *verify_sig;
+static size_t verify_sig_len;
+
+/* One verification as an OpenSSL caller makes it: 1 if it verifies. */
+static int verify_once(const struct bench_verify *v)
+{
+	EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_pkey(NULL, verify_key, NULL);
+	int ok = c && EVP_PKEY_verify_init(c) == 1;
+
+	if (ok && v->kind == BENCH_RSA_PKCS1)
+		ok = EVP_PKEY_CTX_set_rsa_padding(c, RSA_PKCS1_PADDING) == 1 &&
+		     EVP_PKEY_CTX_set_signature_md(c, md) == 1;
+	if (ok && v->kind == BENCH_RSA_PSS)
+		ok = EVP_PKEY_CTX_set_rsa_padding(c, RSA_PKCS1_PSS_PADDING) == 1 &&
+		     EVP_PKEY_CTX_set_signature_md(c, md) == 1 &&
+		     EVP_PKEY_CTX_set_rsa_mgf1_md(c, md) == 1 &&
+		     EVP_PKEY_CTX_set_rsa_pss_saltlen(c, 32) == 1;
+	ok = ok && EVP_PKEY_verify(c, verify_sig, verify_sig_len, v->digest, v->digest_len) == 1;
+	EVP_PKEY_CTX_free(c);
+	return ok;
+}
+
+static void run_verify(const void *arg, size_t size, uint64_t iters)
+{
+	const struct verify_figure *fig = arg;
+
+	for (uint64_t i = 0; i < iters; i++) {
+		if (!verify_once(fig->v)) {
+			fprintf(stderr, "bench-openssl: %s: the signature no longer verifies\n",
+				fig->name);
+			exit(70);
+		}
+	}
+}
+
+/* The public key from its raw values, as the RSA or EC keymgmt takes them. */
+static EVP_PKEY *key_fromdata(const struct bench_verify *v)
+{
+	int rsa = v->kind == BENCH_RSA_PKCS1 || v->kind == BENCH_RSA_PSS;
+	OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
+	BIGNUM *n = NULL, *e = NULL;
+	OSSL_PARAM *params = NULL;
+	EVP_PKEY_CTX *kctx = NULL;
+	EVP_PKEY *pkey = NULL;
+	int ok = bld != NULL;
+
+	if (ok && rsa) {
+		n = BN_bin2bn(v->key, (int)v->key_len, NULL);
+		e = BN_bin2bn(v->e, (int)v->e_len, NULL);
+		ok = n && e && OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_N, n) &&
+		     OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_E, e);
+	} else if (ok) {
+		ok = OSSL_PARAM_BLD_push_utf8_string(bld, OSSL_PKEY_PARAM_GROUP_NAME,
+						     v->kind == BENCH_ECDSA_P256 ? "P-256" : "P-384",
+						     0) &&
+		     OSSL_PARAM_BLD_push_octet_string(bld, OSSL_PKEY_PARAM_PUB_KEY, v->key,
+						      v->key_len);
+	}
+	ok = ok && (params = OSSL_PARAM_BLD_to_param(bld)) != NULL &&
+	     (kctx = EVP_PKEY_CTX_new_from_name(NULL, rsa ? "RSA" : "EC", NULL)) != NULL &&
+	     EVP_PKEY_fromdata_init(kctx) == 1 &&
+	     EVP_PKEY_fromdata(kctx, &pkey, EVP_PKEY_PUBLIC_KEY, params) == 1;
+	EVP_PKEY_CTX_free(kctx);
+	OSSL_PARAM_free(params);
+	OSSL_PARAM_BLD_free(bld);
+	BN_free(n);
+	BN_free(e);
+	return ok ? pkey : NULL;
+}
+
+/* verify_sig: ECDSA-Sig-Value (RFC 3279 2.2.3) in DER, from r and s. */
+static int ecdsa_sig_der(const struct bench_verify *v)
+{
+	ECDSA_SIG *sig = ECDSA_SIG_new();
+	BIGNUM *r = BN_bin2bn(v->sig, (int)v->sig_len, NULL);
+	BIGNUM *s = BN_bin2bn(v->s, (int)v->s_len, NULL);
+	int len = -1;
+
+	if (sig && r && s && ECDSA_SIG_set0(sig, r, s) == 1) {
+		r = s = NULL;   /* owned by sig now */
+		len = i2d_ECDSA_SIG(sig, &verify_sig);
+	}
+	BN_free(r);
+	BN_free(s);
+	ECDSA_SIG_free(sig);
+	if (len <= 0)
+		return -1;
+	verify_sig_len = (size_t)len;
+	return 0;
+}
+
+/* The key, the signature and the digest's EVP_MD, then one verification. */
+static int setup_verify(const struct verify_figure *fig)
+{
+	const struct bench_verify *v = fig->v;
+
+	md = EVP_MD_fetch(NULL, v->digest_len == 48 ? "SHA384" : "SHA256", NULL);
+	verify_key = key_fromdata(v);
+	if (!md || !verify_key)
+		return -1;
+	if (v->kind == BENCH_ECDSA_P256 || v->kind == BENCH_ECDSA_P384) {
+		if (ecdsa_sig_der(v) != 0)
+			return -1;
+	} else {
+		verify_sig = OPENSSL_memdup(v->sig, v->sig_len);
+		verify_sig_len = v->sig_len;
+		if (!verify_sig)
+			return -1;
+	}
+	if (!verify_once(v)) {
+		fprintf(stderr, "bench-openssl: %s: the fixed signature does not verify\n",
+			fig->name);
+		return -1;
+	}
+	return 0;
 }
 
 static int setup_cipher(const struct peer_figure *fig, const unsigned char *key)
@@ -212,6 +362,24 @@ static int setup(const struct peer_figure *fig)
 	return md ? 0 : -1;
 }
 
+/* A verification figure at the sizes of argv[2..] (vouch-bench's are 0). */
+static int main_verify(const struct verify_figure *fig, int argc, char **argv)
+{
+	int rc = 0;
+
+	if (setup_verify(fig) != 0) {
+		fprintf(stderr, "bench-openssl: libcrypto setup failed for %s\n", fig->name);
+		rc = 70;
+	}
+	for (int i = 2; i < argc && rc == 0; i++)
+		bench_report(fig->name, BENCH_USOP, run_verify, fig,
+			     (size_t)strtoull(argv[i], NULL, 10));
+	OPENSSL_free(verify_sig);
+	EVP_PKEY_free(verify_key);
+	EVP_MD_free(md);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	const struct peer_figure *fig = NULL;
@@ -220,11 +388,17 @@ int main(int argc, char **argv)
 	if (argc == 2 && strcmp(argv[1], "--list") == 0) {
 		for (size_t i = 0; i < NFIGURES; i++)
 			puts(figures[i].name);
+		for (size_t i = 0; i < NVERIFY; i++)
+			puts(verify_figures[i].name);
 		return 0;
 	}
 	if (argc < 3) {
 		fprintf(stderr, "usage: bench-openssl NAME SIZE... | --list\n");
 		return 64;
+	}
+	for (size_t i = 0; i < NVERIFY; i++) {
+		if (strcmp(verify_figures[i].name, argv[1]) == 0)
+			return main_verify(&verify_figures[i], argc, argv);
 	}
 	for (size_t i = 0; i < NFIGURES; i++) {
 		if (strcmp(figures[i].name, argv[1]) == 0)
