@@ -309,24 +309,34 @@ void vouch_bn_modexp_pub(const struct vouch_bn_mont *m, uint64_t *r, const uint6
 			 const uint8_t *e, size_t e_len)
 {
 	uint64_t base[VOUCH_BN_MAX_LIMBS], acc[VOUCH_BN_MAX_LIMBS];
-	size_t k = m->limbs;
-	int started = 0;
+	size_t k = m->limbs, top;
+	int bit;
 
+	/* e >= 3 is odd: its top set bit is not its last one. */
+	while (e_len > 1 && e[0] == 0) {
+		e++;
+		e_len--;
+	}
+	assert(e_len > 0 && e[0] != 0 && (e[e_len - 1] & 1));
+	top = 31 - (size_t)__builtin_clz(e[0]);
 	vouch_bn_mont_to(m, base, s);
-	memcpy(acc, m->one, k * sizeof(acc[0]));
-	/* Left to right over e's bits; branches on the public exponent only. */
+	memcpy(acc, base, k * sizeof(acc[0]));
+	/*
+	 * Left to right over the bits below the top one, except the last:
+	 * acc = s^(e >> 1) R. Branches on the public exponent only.
+	 */
 	for (size_t i = 0; i < e_len; i++) {
-		for (int bit = 7; bit >= 0; bit--) {
-			if (started)
-				vouch_bn_mont_sqr(m, acc, acc);
-			if ((e[i] >> bit) & 1) {
-				if (started)
-					vouch_bn_mont_mul(m, acc, acc, base);
-				else
-					memcpy(acc, base, k * sizeof(acc[0]));
-				started = 1;
-			}
+		for (bit = i == 0 ? (int)top - 1 : 7; bit >= (i + 1 == e_len ? 1 : 0); bit--) {
+			vouch_bn_mont_sqr(m, acc, acc);
+			if ((e[i] >> bit) & 1)
+				vouch_bn_mont_mul(m, acc, acc, base);
 		}
 	}
-	vouch_bn_mont_from(m, r, acc);
+	/*
+	 * The last bit, which is set: (s^(e >> 1) R)^2 R^-1 = s^(e - 1) R, and
+	 * multiplying by s itself rather than s R leaves Montgomery form on
+	 * the way, so no conversion back is needed.
+	 */
+	vouch_bn_mont_sqr(m, acc, acc);
+	vouch_bn_mont_mul(m, r, acc, s);
 }

@@ -94,8 +94,10 @@ void vouch_bn_mont_from(const struct vouch_bn_mont *m, uint64_t *r, const uint64
 /*
  * r = s^e mod n for s < n and a public exponent @e of @e_len big-endian
  * bytes, odd and at least 3 (the RSA verification primitive RSAVP1,
- * RFC 8017 5.2.2 step 2). Left-to-right square-and-multiply on e's bits:
- * variable time in e, meant for public exponents only. @r may alias @s.
+ * RFC 8017 5.2.2 step 2). Left-to-right square-and-multiply on e's bits,
+ * whose last multiplication takes s out of Montgomery form (so e = 65537
+ * costs one conversion, 16 squarings and one multiplication): variable
+ * time in e, meant for public exponents only. @r may alias @s.
  */
 void vouch_bn_modexp_pub(const struct vouch_bn_mont *m, uint64_t *r, const uint64_t *s,
 			 const uint8_t *e, size_t e_len);
