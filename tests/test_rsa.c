@@ -270,10 +270,95 @@ static void test_bignum_mont(void **state)
 	FOR_EACH_IMPL(bignum_mont());
 }
 
+#if defined(VOUCH_ACCEL_X86) && defined(__x86_64__)
+/* Operands for the equality test: edge values, then random ones below n. */
+static void pick_operand(struct vt_prng *p, uint64_t *x, const uint64_t *n, size_t k, int which)
+{
+	memset(x, 0, k * sizeof(x[0]));
+	switch (which) {
+	case 0:                          /* zero */
+		break;
+	case 1:                          /* one */
+		x[0] = 1;
+		break;
+	case 2:                          /* n - 1: every limb as large as n allows */
+		memcpy(x, n, k * sizeof(x[0]));
+		x[0]--;
+		break;
+	case 3:                          /* all-ones limbs, kept below n */
+		for (size_t i = 0; i < k; i++)
+			x[i] = UINT64_MAX;
+		x[k - 1] = n[k - 1] > 0 ? n[k - 1] - 1 : 0;
+		break;
+	default:
+		random_below(p, x, n, k);
+	}
+}
+
+/* The moduli of the equality test: random, all ones, 2^(64k-1) + 1 and
+ * 2^(64k) - 3 (n close to a power of two, from below and above). */
+static void pick_modulus(struct vt_prng *p, uint64_t *n, size_t k, int which)
+{
+	for (size_t i = 0; i < k; i++)
+		n[i] = which == 0 ? vt_prng_next(p) : which == 2 ? 0 : UINT64_MAX;
+	if (which == 0)
+		n[k - 1] |= 1ull << 63;
+	if (which == 2)
+		n[k - 1] = 1ull << 63;
+	if (which == 3)
+		n[0] = UINT64_MAX - 2;
+	n[0] |= 1;
+}
+
+/* MULX/ADX against portable C, limb for limb, for every length the unrolled
+ * rows can meet (below, at and above multiples of four and eight). */
+static void test_bignum_adx_equal(void **state)
+{
+	static const size_t sizes[] = { 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33,
+					47, 48, 49, 63, 64, 65, 127, 128 };
+	struct vouch_bn_mont m;
+	struct vt_prng p;
+	uint64_t n[VOUCH_BN_MAX_LIMBS], a[VOUCH_BN_MAX_LIMBS], b[VOUCH_BN_MAX_LIMBS];
+	uint64_t want[VOUCH_BN_MAX_LIMBS], got[VOUCH_BN_MAX_LIMBS];
+
+	if ((vouch_cpu_features_detected() & (VOUCH_CPU_ADX | VOUCH_CPU_BMI2)) !=
+	    (VOUCH_CPU_ADX | VOUCH_CPU_BMI2))
+		skip();
+	vt_prng_seed(&p, "rsa adx");
+	for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
+		size_t k = sizes[si];
+
+		for (int mi = 0; mi < 4; mi++) {
+			pick_modulus(&p, n, k, mi);
+			assert_vouch_ok(vouch_bn_mont_init(&m, n, k));
+			for (int ai = 0; ai < 8; ai++) {
+				pick_operand(&p, a, n, k, ai);
+				for (int bi = 0; bi < 8; bi++) {
+					pick_operand(&p, b, n, k, bi);
+					vouch_bn_mont_mul_portable(&m, want, a, b);
+					vouch_bn_mont_mul_adx(&m, got, a, b);
+					assert_memory_equal(got, want, k * sizeof(want[0]));
+				}
+				vouch_bn_mont_sqr_portable(&m, want, a);
+				vouch_bn_mont_sqr_adx(&m, got, a);
+				assert_memory_equal(got, want, k * sizeof(want[0]));
+			}
+		}
+	}
+}
+#else
+static void test_bignum_adx_equal(void **state)
+{
+	skip();
+}
+#endif
+
 static void bignum_modexp(void)
 {
 	static const size_t sizes[] = { 1, 2, 16, 32, 64, 128 };
-	static const uint64_t exps[] = { 3, 17, 65537, 0x10001f, 0xfedcba987 };
+	/* Each shape of the loop: one byte, a top bit alone in its byte, a
+	 * last byte of 1, and long runs of ones. */
+	static const uint64_t exps[] = { 3, 5, 17, 0x101, 65537, 0x10001f, 0xfedcba987 };
 	struct vouch_bn_mont m;
 	struct vt_prng p;
 	uint64_t n[VOUCH_BN_MAX_LIMBS], s[VOUCH_BN_MAX_LIMBS];
@@ -292,7 +377,7 @@ static void bignum_modexp(void)
 			uint8_t e[8];
 			size_t skip = 0;
 
-			if (k == 128 && ei > 2)
+			if (k == 128 && ei > 4)
 				break;      /* the reference is slow */
 			for (int i = 0; i < 8; i++)
 				e[i] = (uint8_t)(exps[ei] >> (56 - 8 * i));
@@ -771,6 +856,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bignum_bytes),
 		cmocka_unit_test(test_bignum_mont),
+		cmocka_unit_test(test_bignum_adx_equal),
 		cmocka_unit_test(test_bignum_modexp),
 		cmocka_unit_test(test_key_policy),
 		cmocka_unit_test(test_known_answers),
