@@ -501,6 +501,76 @@ int vouch_der_bits(const struct vouch_der *d, const char *field, struct vouch_sp
 	return 0;
 }
 
+int vouch_der_bit_string(const struct vouch_der *d, const char *field, struct vouch_span *bytes,
+			 unsigned *unused)
+{
+	const uint8_t *c;
+	int rc;
+
+	if (!unused)
+		return -EINVAL;
+	rc = typed_content(d, field, TAG_BIT_STRING, bytes, &c);
+	if (rc)
+		return rc;
+	if (!bit_string_canonical(c, bytes->len))
+		return -EBADMSG;
+	*unused = c[0];
+	bytes->off++;
+	bytes->len--;
+	return 0;
+}
+
+int vouch_der_bool(const struct vouch_der *d, const char *field, int *value)
+{
+	struct vouch_span content;
+	const uint8_t *c;
+	int rc;
+
+	if (!value)
+		return -EINVAL;
+	rc = typed_content(d, field, TAG_BOOLEAN, &content, &c);
+	if (rc)
+		return rc;
+	if (content.len != 1 || (c[0] != 0x00 && c[0] != 0xff))
+		return -EBADMSG;
+	*value = c[0] != 0;
+	return 0;
+}
+
+int vouch_der_count(const struct vouch_der *d, const char *field, size_t *count)
+{
+	int n = 0, rc;
+
+	if (!d || !d->node || !field || !count)
+		return -EINVAL;
+	rc = asn1_number_of_elements(d->node, field, &n);
+	if (rc == ASN1_ELEMENT_NOT_FOUND)
+		return -ENOENT;
+	if (rc != ASN1_SUCCESS || n < 0)
+		return -EBADMSG;
+	*count = (size_t)n;
+	return 0;
+}
+
+int vouch_der_element(const uint8_t *root, struct vouch_span tlv, uint8_t *tag,
+		      struct vouch_span *content)
+{
+	struct header h;
+	int rc;
+
+	if (!root || !tag || !content)
+		return -EINVAL;
+	rc = read_header(root + tlv.off, tlv.len, &h);
+	if (rc)
+		return rc;
+	if (h.indefinite || h.header_len + h.content_len != tlv.len)
+		return -EBADMSG;
+	*tag = root[tlv.off];
+	content->off = tlv.off + h.header_len;
+	content->len = h.content_len;
+	return 0;
+}
+
 int vouch_der_span_is_null(const uint8_t *root, struct vouch_span tlv)
 {
 	return tlv.len == 2 && root[tlv.off] == 0x05 && root[tlv.off + 1] == 0x00;

@@ -115,6 +115,23 @@ int vouch_der_uint32(const struct vouch_der *d, const char *field, uint32_t max,
 /* A BIT STRING field with no unused bits: its bytes. -EBADMSG otherwise. */
 int vouch_der_bits(const struct vouch_der *d, const char *field, struct vouch_span *bytes);
 
+/* A BIT STRING field that may have unused bits (named bit lists). */
+int vouch_der_bit_string(const struct vouch_der *d, const char *field, struct vouch_span *bytes,
+			 unsigned *unused);
+
+/* A BOOLEAN field: *value 1 or 0. */
+int vouch_der_bool(const struct vouch_der *d, const char *field, int *value);
+
+/* The number of elements of a SEQUENCE OF or SET OF field. */
+int vouch_der_count(const struct vouch_der *d, const char *field, size_t *count);
+
+/*
+ * The tag octet and content of the element at tlv of root (for ANY
+ * values): -EBADMSG unless tlv holds exactly one element.
+ */
+int vouch_der_element(const uint8_t *root, struct vouch_span tlv, uint8_t *tag,
+		      struct vouch_span *content);
+
 /* 1 if the whole element at tlv is the DER NULL (05 00), else 0. */
 int vouch_der_span_is_null(const uint8_t *root, struct vouch_span tlv);
 

@@ -14,6 +14,7 @@
 #include <vouch/rsa.h>
 #include <vouch/ecdsa.h>
 #include <vouch/pubkey.h>
+#include <vouch/x509.h>
 #include <vouch/drbg.h>
 #include <vouch/rng.h>
 

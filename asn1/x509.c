@@ -1,0 +1,487 @@
+/*
+ * X.509 certificates (see vouch/x509.h): strict DER through der.h, the
+ * structure rules of RFC 5280 §4.1 and the extensions of §4.2 that a
+ * verifier needs. No crypto: the key is only checked to be well formed.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <vouch/x509.h>
+
+#include "der.h"
+#include "keys.h"
+
+/* libtasn1 paths are built into buffers of this size. */
+#define PATH_MAX_LEN 96
+
+/* RFC 5280 §4.1.2.2: conforming serials fit in 20 octets. */
+#define SERIAL_MAX_CONFORMING 20
+/* The largest pathLenConstraint accepted (anything real is tiny). */
+#define PATH_LEN_MAX 255
+
+/* ---- Times (RFC 5280 §4.1.2.5) ---- */
+
+/* Days from 1970-01-01 to y-m-d of the proleptic Gregorian calendar. */
+static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
+{
+	int64_t era;
+	unsigned yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = (unsigned)(y - era * 400);
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + (int64_t)doe - 719468;
+}
+
+static int is_leap(unsigned y)
+{
+	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+/* n decimal digits at s, or -1 if any is not a digit. */
+static int digits(const uint8_t *s, int n)
+{
+	int v = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v;
+}
+
+/*
+ * UTCTime YYMMDDHHMMSSZ (years 1950-2049) or GeneralizedTime
+ * YYYYMMDDHHMMSSZ: RFC 5280 requires exactly these forms (seconds, Z, no
+ * fractions).
+ */
+static int parse_time(uint8_t tag, const uint8_t *s, size_t len, int64_t *out)
+{
+	static const unsigned mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	int year, month, day, hour, min, sec;
+	size_t ylen;
+
+	if (tag == 0x17 && len == 13) {
+		ylen = 2;
+		year = digits(s, 2);
+		if (year >= 0)
+			year += year < 50 ? 2000 : 1900;
+	} else if (tag == 0x18 && len == 15) {
+		ylen = 4;
+		year = digits(s, 4);
+	} else {
+		return -EBADMSG;
+	}
+	month = digits(s + ylen, 2);
+	day = digits(s + ylen + 2, 2);
+	hour = digits(s + ylen + 4, 2);
+	min = digits(s + ylen + 6, 2);
+	sec = digits(s + ylen + 8, 2);
+	if (year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 ||
+	    min < 0 || min > 59 || sec < 0 || sec > 59 || s[len - 1] != 'Z')
+		return -EBADMSG;
+	if ((unsigned)day > mdays[month - 1] + (month == 2 && is_leap((unsigned)year)))
+		return -EBADMSG;
+	*out = days_from_civil(year, (unsigned)month, (unsigned)day) * 86400 +
+	       hour * 3600 + min * 60 + sec;
+	return 0;
+}
+
+static int read_time(const struct vouch_der *d, const char *field, const uint8_t *root,
+		     int64_t *out)
+{
+	struct vouch_span tlv, content;
+	uint8_t tag;
+	int rc = vouch_der_tlv(d, field, &tlv);
+
+	if (rc == 0)
+		rc = vouch_der_element(root, tlv, &tag, &content);
+	if (rc == 0)
+		rc = parse_time(tag, root + content.off, content.len, out);
+	return rc == -ENOENT ? -EBADMSG : rc;
+}
+
+/* ---- Names (RFC 5280 §4.1.2.4) ---- */
+
+static int read_name(const struct vouch_der *d, const char *field, const uint8_t *root,
+		     struct vouch_x509_name *name)
+{
+	char path[PATH_MAX_LEN];
+	size_t rdns;
+	int rc;
+
+	rc = vouch_der_tlv(d, field, &name->raw);
+	if (rc == 0)
+		rc = vouch_der_count(d, field, &rdns);
+	if (rc)
+		return rc == -ENOENT ? -EBADMSG : rc;
+	for (size_t i = 1; i <= rdns; i++) {
+		size_t attrs;
+
+		snprintf(path, sizeof(path), "%s.?%zu", field, i);
+		rc = vouch_der_count(d, path, &attrs);
+		if (rc)
+			return rc == -ENOENT ? -EBADMSG : rc;
+		if (attrs == 0)
+			return -EBADMSG;        /* RDN is SET SIZE (1..MAX) */
+		for (size_t j = 1; j <= attrs; j++) {
+			struct vouch_x509_name_attr *a;
+			struct vouch_span tlv;
+
+			if (name->count == VOUCH_X509_MAX_NAME_ATTRS)
+				return -EBADMSG;
+			a = &name->attrs[name->count];
+			snprintf(path, sizeof(path), "%s.?%zu.?%zu.type", field, i, j);
+			rc = vouch_der_oid(d, path, &a->type);
+			if (rc == 0) {
+				snprintf(path, sizeof(path), "%s.?%zu.?%zu.value", field, i, j);
+				rc = vouch_der_tlv(d, path, &tlv);
+			}
+			if (rc == 0)
+				rc = vouch_der_element(root, tlv, &a->tag, &a->value);
+			if (rc)
+				return rc == -ENOENT ? -EBADMSG : rc;
+			a->rdn = (unsigned)(i - 1);
+			name->count++;
+		}
+	}
+	return 0;
+}
+
+/* ---- Extensions (RFC 5280 §4.2) ---- */
+
+/* id-ce arcs 2.5.29.n: the extensions read here. */
+enum { CE_SKID = 14, CE_KEY_USAGE = 15, CE_BASIC_CONSTRAINTS = 19, CE_AKID = 35,
+       CE_EXT_KEY_USAGE = 37 };
+
+/* The n of an id-ce OID 2.5.29.n (n < 128), or -1. */
+static int ce_arc(const uint8_t *root, struct vouch_span oid)
+{
+	const uint8_t *c = root + oid.off;
+
+	if (oid.len != 3 || c[0] != 0x55 || c[1] != 0x1d || (c[2] & 0x80))
+		return -1;
+	return c[2];
+}
+
+static int read_basic_constraints(struct vouch_x509_cert *cert, const uint8_t *root,
+				  struct vouch_span value)
+{
+	struct vouch_der d;
+	uint32_t path_len;
+	int rc = vouch_der_decode_span(&d, "BasicConstraints", root, value, VOUCH_DER_STRICT);
+
+	if (rc)
+		return rc;
+	cert->ca = 0;
+	cert->path_len = -1;
+	rc = vouch_der_bool(&d, "cA", &cert->ca);
+	if (rc == -ENOENT)
+		rc = 0;
+	if (rc == 0) {
+		rc = vouch_der_uint32(&d, "pathLenConstraint", PATH_LEN_MAX, &path_len);
+		if (rc == 0)
+			cert->path_len = (int)path_len;
+		else if (rc == -ENOENT)
+			rc = 0;
+	}
+	vouch_der_free(&d);
+	cert->has_basic_constraints = 1;
+	return rc;
+}
+
+static int read_key_usage(struct vouch_x509_cert *cert, const uint8_t *root,
+			  struct vouch_span value)
+{
+	struct vouch_der d;
+	struct vouch_span bits;
+	unsigned unused;
+	int rc = vouch_der_decode_span(&d, "KeyUsage", root, value, VOUCH_DER_STRICT);
+
+	if (rc)
+		return rc;
+	rc = vouch_der_bit_string(&d, "", &bits, &unused);
+	vouch_der_free(&d);
+	if (rc)
+		return rc;
+	/* Bit n of the named list is the n-th bit from the first octet's top. */
+	cert->key_usage = 0;
+	for (size_t i = 0; i < bits.len && i < 2; i++)
+		for (unsigned b = 0; b < 8; b++)
+			if (root[bits.off + i] & (0x80u >> b))
+				cert->key_usage |= 1u << (8 * i + b);
+	cert->has_key_usage = 1;
+	(void)unused;
+	return 0;
+}
+
+static int read_eku(struct vouch_x509_cert *cert, const uint8_t *root, struct vouch_span value)
+{
+	struct vouch_der d;
+	char path[PATH_MAX_LEN];
+	size_t n;
+	int rc = vouch_der_decode_span(&d, "ExtKeyUsageSyntax", root, value, VOUCH_DER_STRICT);
+
+	if (rc)
+		return rc;
+	rc = vouch_der_count(&d, "", &n);
+	if (rc == 0 && (n == 0 || n > VOUCH_X509_MAX_EKU))
+		rc = -EBADMSG;
+	for (size_t i = 1; rc == 0 && i <= n; i++) {
+		snprintf(path, sizeof(path), "?%zu", i);
+		rc = vouch_der_oid(&d, path, &cert->eku[i - 1]);
+	}
+	if (rc == 0)
+		cert->eku_count = n;
+	vouch_der_free(&d);
+	return rc == -ENOENT ? -EBADMSG : rc;
+}
+
+static int read_skid(struct vouch_x509_cert *cert, const uint8_t *root, struct vouch_span value)
+{
+	struct vouch_der d;
+	int rc = vouch_der_decode_span(&d, "SubjectKeyIdentifier", root, value, VOUCH_DER_STRICT);
+
+	if (rc)
+		return rc;
+	rc = vouch_der_content(&d, "", &cert->skid);
+	vouch_der_free(&d);
+	if (rc == 0 && cert->skid.len == 0)
+		rc = -EBADMSG;                  /* an empty identifier identifies nothing */
+	return rc;
+}
+
+/* An OPTIONAL field: absent is fine and leaves the span empty. */
+static int optional(int rc)
+{
+	return rc == -ENOENT ? 0 : rc;
+}
+
+static int read_akid(struct vouch_x509_cert *cert, const uint8_t *root, struct vouch_span value)
+{
+	struct vouch_der d;
+	int rc = vouch_der_decode_span(&d, "AuthorityKeyIdentifier", root, value,
+				       VOUCH_DER_STRICT);
+
+	if (rc)
+		return rc;
+	rc = optional(vouch_der_content(&d, "keyIdentifier", &cert->akid_keyid));
+	if (rc == 0)
+		rc = optional(vouch_der_tlv(&d, "authorityCertIssuer", &cert->akid_issuer));
+	if (rc == 0)
+		rc = optional(vouch_der_content(&d, "authorityCertSerialNumber",
+						&cert->akid_serial));
+	vouch_der_free(&d);
+	return rc;
+}
+
+/* One extension: known ones are read, unknown critical ones counted. */
+static int read_extension(struct vouch_x509_cert *cert, const uint8_t *root,
+			  struct vouch_span oid, int critical, struct vouch_span value)
+{
+	switch (ce_arc(root, oid)) {
+	case CE_BASIC_CONSTRAINTS:
+		return read_basic_constraints(cert, root, value);
+	case CE_KEY_USAGE:
+		return read_key_usage(cert, root, value);
+	case CE_EXT_KEY_USAGE:
+		return read_eku(cert, root, value);
+	case CE_SKID:
+		return read_skid(cert, root, value);
+	case CE_AKID:
+		return read_akid(cert, root, value);
+	default:
+		if (critical)
+			cert->unknown_critical++;
+		return 0;
+	}
+}
+
+/* 1 if extension i's OID appears again after it. */
+static int duplicated(const struct vouch_span *oids, size_t i, size_t n, const uint8_t *root)
+{
+	for (size_t j = i + 1; j < n; j++)
+		if (vouch_der_span_eq(root, oids[j], root + oids[i].off, oids[i].len))
+			return 1;
+	return 0;
+}
+
+/* The most extensions a certificate may carry here. */
+#define MAX_EXTENSIONS 64
+
+static int read_extensions(const struct vouch_der *d, const uint8_t *root,
+			   struct vouch_x509_cert *cert)
+{
+	struct vouch_span oids[MAX_EXTENSIONS];
+	char path[PATH_MAX_LEN];
+	size_t n;
+	int rc = vouch_der_count(d, "tbsCertificate.extensions", &n);
+
+	if (rc == -ENOENT)
+		return 0;
+	if (rc)
+		return rc;
+	if (n == 0 || n > MAX_EXTENSIONS)
+		return -EBADMSG;                /* SIZE (1..MAX); and our bound */
+	for (size_t i = 1; i <= n; i++) {
+		struct vouch_span value;
+		int critical = 0;
+
+		snprintf(path, sizeof(path), "tbsCertificate.extensions.?%zu.extnID", i);
+		rc = vouch_der_oid(d, path, &oids[i - 1]);
+		if (rc == 0) {
+			snprintf(path, sizeof(path), "tbsCertificate.extensions.?%zu.critical", i);
+			rc = optional(vouch_der_bool(d, path, &critical));
+		}
+		if (rc == 0) {
+			snprintf(path, sizeof(path), "tbsCertificate.extensions.?%zu.extnValue", i);
+			rc = vouch_der_content(d, path, &value);
+		}
+		if (rc == 0)
+			rc = read_extension(cert, root, oids[i - 1], critical, value);
+		if (rc)
+			return rc == -ENOENT ? -EBADMSG : rc;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (duplicated(oids, i, n, root))
+			return -EBADMSG;        /* RFC 5280 §4.2: at most one instance */
+	return 0;
+}
+
+/* ---- The certificate ---- */
+
+static int read_version_and_serial(const struct vouch_der *d, const uint8_t *root,
+				   struct vouch_x509_cert *cert)
+{
+	uint32_t v = 0;
+	int rc = vouch_der_uint32(d, "tbsCertificate.version", 2, &v);
+	const uint8_t *c;
+
+	if (rc && rc != -ENOENT)
+		return rc;
+	cert->version = (int)v + 1;             /* DEFAULT v1 when absent */
+	rc = vouch_der_content(d, "tbsCertificate.serialNumber", &cert->serial);
+	if (rc)
+		return rc == -ENOENT ? -EBADMSG : rc;
+	c = root + cert->serial.off;
+	if (cert->serial.len == 0)
+		return -EBADMSG;
+	if (c[0] & 0x80)
+		cert->serial_flags |= VOUCH_X509_SERIAL_NEGATIVE;
+	if (cert->serial.len == 1 && c[0] == 0)
+		cert->serial_flags |= VOUCH_X509_SERIAL_ZERO;
+	if (cert->serial.len > SERIAL_MAX_CONFORMING)
+		cert->serial_flags |= VOUCH_X509_SERIAL_LONG;
+	return 0;
+}
+
+/* The signature algorithm inside and outside the TBS must be the same bytes. */
+static int read_signature(const struct vouch_der *d, const uint8_t *root,
+			  struct vouch_x509_cert *cert)
+{
+	struct vouch_span inner;
+	int rc = vouch_der_tlv(d, "signatureAlgorithm", &cert->sig_alg);
+
+	if (rc == 0)
+		rc = vouch_der_tlv(d, "tbsCertificate.signature", &inner);
+	if (rc == 0 && !vouch_der_span_eq(root, inner, root + cert->sig_alg.off, cert->sig_alg.len))
+		rc = -EBADMSG;
+	if (rc == 0)
+		rc = vouch_der_bits(d, "signatureValue", &cert->sig);
+	return rc == -ENOENT ? -EBADMSG : rc;
+}
+
+/* Fields of later versions: unique IDs need v2, extensions v3 (§4.1.2.8-9). */
+static int check_version_fields(const struct vouch_der *d, const struct vouch_x509_cert *cert)
+{
+	struct vouch_span span;
+
+	if (cert->version < 2 && (vouch_der_tlv(d, "tbsCertificate.issuerUniqueID", &span) == 0 ||
+				  vouch_der_tlv(d, "tbsCertificate.subjectUniqueID", &span) == 0))
+		return -EBADMSG;
+	if (cert->version < 3 && vouch_der_tlv(d, "tbsCertificate.extensions", &span) == 0)
+		return -EBADMSG;
+	return 0;
+}
+
+static int read_key(const struct vouch_der *d, const uint8_t *root, struct vouch_x509_cert *cert)
+{
+	struct vouch_asn1_spki spki;
+	int rc = vouch_der_tlv(d, "tbsCertificate.subjectPublicKeyInfo", &cert->spki);
+
+	if (rc)
+		return rc == -ENOENT ? -EBADMSG : rc;
+	/* A key vouch cannot use still leaves a certificate to list. */
+	rc = vouch_asn1_spki_read(&spki, root, cert->spki);
+	return rc == -ENOPKG ? 0 : rc;
+}
+
+static int read_certificate(const struct vouch_der *d, const uint8_t *root,
+			    struct vouch_x509_cert *cert)
+{
+	int rc;
+
+	cert->path_len = -1;
+	rc = vouch_der_tlv(d, "tbsCertificate", &cert->tbs);
+	if (rc == 0)
+		rc = read_signature(d, root, cert);
+	if (rc == 0)
+		rc = read_version_and_serial(d, root, cert);
+	if (rc == 0)
+		rc = check_version_fields(d, cert);
+	if (rc == 0)
+		rc = read_name(d, "tbsCertificate.issuer", root, &cert->issuer);
+	if (rc == 0)
+		rc = read_name(d, "tbsCertificate.subject", root, &cert->subject);
+	if (rc == 0)
+		rc = read_time(d, "tbsCertificate.validity.notBefore", root, &cert->not_before);
+	if (rc == 0)
+		rc = read_time(d, "tbsCertificate.validity.notAfter", root, &cert->not_after);
+	if (rc == 0)
+		rc = read_key(d, root, cert);
+	if (rc == 0)
+		rc = read_extensions(d, root, cert);
+	return rc;
+}
+
+/* see vouch/x509.h */
+int vouch_x509_parse(struct vouch_x509_cert **out, const uint8_t *der, size_t len)
+{
+	struct vouch_x509_cert *cert;
+	struct vouch_der d;
+	int rc;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	if (!der)
+		return -EINVAL;
+	rc = vouch_der_decode(&d, "Certificate", der, len, VOUCH_DER_STRICT);
+	if (rc)
+		return rc;
+	cert = calloc(1, sizeof(*cert));
+	if (!cert) {
+		vouch_der_free(&d);
+		return -ENOMEM;
+	}
+	cert->raw = (struct vouch_span){ 0, len };
+	rc = read_certificate(&d, der, cert);
+	vouch_der_free(&d);
+	if (rc) {
+		free(cert);
+		return rc;
+	}
+	*out = cert;
+	return 0;
+}
+
+/* see vouch/x509.h */
+void vouch_x509_free(struct vouch_x509_cert *cert)
+{
+	free(cert);
+}

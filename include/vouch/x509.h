@@ -1,0 +1,130 @@
+/**
+ * @file vouch/x509.h
+ * @brief X.509 certificates parsed into a flat structure (RFC 5280 §4.1).
+ *
+ * The parser turns DER bytes into spans (offsets and lengths into the
+ * caller's buffer) and small scalars: no crypto, no I/O, no policy. The
+ * verifier (a later module) decides what the fields mean for trust;
+ * here a field is only checked to be well formed.
+ *
+ * What is read: the raw tbsCertificate (the bytes its signature covers),
+ * both signature AlgorithmIdentifiers (required to be byte-identical, RFC
+ * 5280 §4.1.1.2), the signature value, version, serial (raw content
+ * octets; zero, negative and over-long serials are flagged, not refused),
+ * issuer and subject (the raw Name and each attribute's type, string tag
+ * and value), validity (UTCTime with RFC 5280's 1950-2049 rule and
+ * GeneralizedTime, as seconds since the epoch), the SubjectPublicKeyInfo
+ * span, and the extensions basicConstraints, keyUsage, extendedKeyUsage,
+ * subjectKeyIdentifier and authorityKeyIdentifier. Any other extension
+ * marked critical is counted, so that policy can refuse the certificate.
+ *
+ * The whole certificate is strict DER (see README "Malformed input").
+ * Ownership: a parsed certificate points into the caller's buffer, which
+ * must outlive it; free it with vouch_x509_free().
+ * Thread-safety: a parsed certificate is read-only; parsing is reentrant.
+ */
+#ifndef VOUCH_X509_H
+#define VOUCH_X509_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <vouch/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The most name attributes a Name may hold (over all its RDNs). */
+#define VOUCH_X509_MAX_NAME_ATTRS 32
+/** The most extendedKeyUsage purposes kept. */
+#define VOUCH_X509_MAX_EKU 16
+/** Serial flags: RFC 5280 §4.1.2.2 asks for positive serials of at most 20 octets. */
+#define VOUCH_X509_SERIAL_ZERO      0x1u  /**< the serial is 0 */
+#define VOUCH_X509_SERIAL_NEGATIVE  0x2u  /**< the serial is negative */
+#define VOUCH_X509_SERIAL_LONG      0x4u  /**< more than 20 content octets */
+
+/** keyUsage bits (RFC 5280 §4.2.1.3), as bit n = 1 << n. */
+enum vouch_x509_key_usage {
+	VOUCH_KU_DIGITAL_SIGNATURE = 1u << 0,
+	VOUCH_KU_NON_REPUDIATION = 1u << 1,
+	VOUCH_KU_KEY_ENCIPHERMENT = 1u << 2,
+	VOUCH_KU_DATA_ENCIPHERMENT = 1u << 3,
+	VOUCH_KU_KEY_AGREEMENT = 1u << 4,
+	VOUCH_KU_KEY_CERT_SIGN = 1u << 5,
+	VOUCH_KU_CRL_SIGN = 1u << 6,
+	VOUCH_KU_ENCIPHER_ONLY = 1u << 7,
+	VOUCH_KU_DECIPHER_ONLY = 1u << 8,
+};
+
+/** One AttributeTypeAndValue of a Name. */
+struct vouch_x509_name_attr {
+	struct vouch_span type;   /**< the attribute type OID's content octets */
+	uint8_t tag;              /**< the value's tag (0x0c UTF8String, 0x13 PrintableString, ...) */
+	struct vouch_span value;  /**< the value's content octets */
+	unsigned rdn;             /**< which RelativeDistinguishedName (0, 1, ...) */
+};
+
+/** A Name (RFC 5280 §4.1.2.4). */
+struct vouch_x509_name {
+	struct vouch_span raw;    /**< the whole Name element, for byte comparison */
+	size_t count;             /**< attributes in @ref attrs */
+	struct vouch_x509_name_attr attrs[VOUCH_X509_MAX_NAME_ATTRS];
+};
+
+/** A parsed certificate. Every span is into the buffer given to the parser. */
+struct vouch_x509_cert {
+	struct vouch_span raw;          /**< the whole Certificate */
+	struct vouch_span tbs;          /**< tbsCertificate: what the signature covers */
+	struct vouch_span sig_alg;      /**< signatureAlgorithm (the whole element) */
+	struct vouch_span sig;          /**< signatureValue's bytes (no unused bits) */
+	int version;                    /**< 1, 2 or 3 */
+	struct vouch_span serial;       /**< serialNumber's content octets, as encoded */
+	unsigned serial_flags;          /**< VOUCH_X509_SERIAL_* */
+	struct vouch_x509_name issuer;
+	struct vouch_x509_name subject;
+	int64_t not_before;             /**< seconds since 1970-01-01T00:00:00Z */
+	int64_t not_after;
+	struct vouch_span spki;         /**< subjectPublicKeyInfo (the whole element) */
+
+	int has_basic_constraints;
+	int ca;                         /**< basicConstraints cA */
+	int path_len;                   /**< pathLenConstraint, or -1 if absent */
+	int has_key_usage;
+	unsigned key_usage;             /**< enum vouch_x509_key_usage bits */
+	size_t eku_count;               /**< 0 if extendedKeyUsage is absent */
+	struct vouch_span eku[VOUCH_X509_MAX_EKU]; /**< purpose OIDs' content octets */
+	struct vouch_span skid;         /**< subjectKeyIdentifier's octets, or len 0 */
+	struct vouch_span akid_keyid;   /**< authorityKeyIdentifier keyIdentifier, or len 0 */
+	struct vouch_span akid_issuer;  /**< authorityCertIssuer (whole element), or len 0 */
+	struct vouch_span akid_serial;  /**< authorityCertSerialNumber's content, or len 0 */
+	unsigned unknown_critical;      /**< critical extensions vouch does not read */
+};
+
+/**
+ * Parse one DER certificate.
+ *
+ * @param[out] out  the certificate (free it with vouch_x509_free()), or
+ *                  NULL on failure.
+ * @param[in]  der  the certificate; it must outlive @p *out.
+ * @param[in]  len  its length: the whole input is one certificate.
+ * @return -EINVAL if @p out or @p der is NULL; -E2BIG if @p len exceeds
+ *         the DER reader's limit; -EBADMSG if malformed (not strict DER,
+ *         a missing or ill-typed field, a version other than 1-3, fields
+ *         of a later version in an earlier one, differing signature
+ *         algorithms, a bad time, an empty or duplicated extension, more
+ *         name attributes or purposes than the limits); -ENOMEM; else 0.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_x509_parse(struct vouch_x509_cert **out,
+						    const uint8_t *der, size_t len);
+
+/**
+ * Free a parsed certificate.
+ * @param[in] cert  the certificate, or NULL (then nothing happens).
+ */
+VOUCH_EXPORT void vouch_x509_free(struct vouch_x509_cert *cert);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VOUCH_X509_H */
