@@ -39,8 +39,10 @@
 #include <assert.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 
+#include "cpu.h"
 #include "ec_internal.h"
 
 #define EC_BYTES (8 * EC_N)
@@ -100,18 +102,18 @@ static inline int ec_lt(const uint64_t a[EC_N], const uint64_t b[EC_N])
 	return 0;
 }
 
-/* r = a - b, returning the borrow (0 or 1). */
+/* r = a - b, returning the borrow (0 or 1). The 128-bit differences
+ * compile to SUB/SBB chains; __builtin_sub_overflow pairs do not. */
 static inline uint64_t ec_sub_raw(uint64_t r[EC_N], const uint64_t a[EC_N], const uint64_t b[EC_N])
 {
 	uint64_t borrow = 0;
 
 #pragma GCC unroll 8
 	for (int i = 0; i < EC_N; i++) {
-		uint64_t d;
-		uint64_t b1 = __builtin_sub_overflow(a[i], b[i], &d);
-		uint64_t b2 = __builtin_sub_overflow(d, borrow, &r[i]);
+		ec_u128 d = (ec_u128)a[i] - b[i] - borrow;
 
-		borrow = b1 | b2;
+		r[i] = (uint64_t)d;
+		borrow = (uint64_t)(d >> 127);
 	}
 	return borrow;
 }
@@ -123,11 +125,10 @@ static inline uint64_t ec_add_raw(uint64_t r[EC_N], const uint64_t a[EC_N], cons
 
 #pragma GCC unroll 8
 	for (int i = 0; i < EC_N; i++) {
-		uint64_t s;
-		uint64_t c1 = __builtin_add_overflow(a[i], b[i], &s);
-		uint64_t c2 = __builtin_add_overflow(s, carry, &r[i]);
+		ec_u128 s = (ec_u128)a[i] + b[i] + carry;
 
-		carry = c1 | c2;
+		r[i] = (uint64_t)s;
+		carry = (uint64_t)(s >> 64);
 	}
 	return carry;
 }
@@ -423,25 +424,64 @@ static inline __attribute__((always_inline)) void ec_mod_inv(const struct ec_mod
 	ec_mont_mul(M, r, r, M->rr);
 }
 
-/* The field, specialised: these take the constant ec_fp, so the inlined
- * Montgomery code sees p's limbs as constants. */
+/*
+ * The field. The curve supplies portable Montgomery multiplication and
+ * squaring (EC_FE_MUL, EC_FE_SQR) and may supply an accelerated set
+ * (EC_FE_ACCEL_MUL, _SQR, _ADD, _SUB), usable when cpu.h reports every
+ * feature of EC_FE_ACCEL_FEATURES. Both give the same limbs, so which
+ * one runs is a matter of speed only: ec_fe_select() refreshes the choice
+ * at each entry point (a relaxed atomic, so a test that pins the portable
+ * path takes effect at its next call, and threads never race), and each
+ * fe_* tests it with one well-predicted branch.
+ */
+#ifdef EC_FE_ACCEL_FEATURES
+static _Atomic int ec_fe_accel;
+
+static void ec_fe_select(void)
+{
+	int want = (vouch_cpu_features() & (EC_FE_ACCEL_FEATURES)) == (EC_FE_ACCEL_FEATURES);
+
+	/* Only a change is stored: threads verifying at once share the line. */
+	if (atomic_load_explicit(&ec_fe_accel, memory_order_relaxed) != want)
+		atomic_store_explicit(&ec_fe_accel, want, memory_order_relaxed);
+}
+
+#define EC_FE_DISPATCH(accel_call)                                            \
+	do {                                                                  \
+		if (atomic_load_explicit(&ec_fe_accel, memory_order_relaxed)) { \
+			accel_call;                                           \
+			return;                                               \
+		}                                                             \
+	} while (0)
+#else
+static void ec_fe_select(void)
+{
+}
+
+#define EC_FE_DISPATCH(accel_call) do { } while (0)
+#endif
+
 static void fe_mul(uint64_t r[EC_N], const uint64_t a[EC_N], const uint64_t b[EC_N])
 {
-	ec_mont_mul(&ec_fp, r, a, b);
+	EC_FE_DISPATCH(EC_FE_ACCEL_MUL(r, a, b));
+	EC_FE_MUL(r, a, b);
 }
 
 static void fe_sqr(uint64_t r[EC_N], const uint64_t a[EC_N])
 {
-	ec_mont_sqr(&ec_fp, r, a);
+	EC_FE_DISPATCH(EC_FE_ACCEL_SQR(r, a));
+	EC_FE_SQR(r, a);
 }
 
 static void fe_add(uint64_t r[EC_N], const uint64_t a[EC_N], const uint64_t b[EC_N])
 {
+	EC_FE_DISPATCH(EC_FE_ACCEL_ADD(r, a, b));
 	ec_mod_add(&ec_fp, r, a, b);
 }
 
 static void fe_sub(uint64_t r[EC_N], const uint64_t a[EC_N], const uint64_t b[EC_N])
 {
+	EC_FE_DISPATCH(EC_FE_ACCEL_SUB(r, a, b));
 	ec_mod_sub(&ec_fp, r, a, b);
 }
 
@@ -800,6 +840,7 @@ static int ec_load_xy(uint64_t x[EC_N], uint64_t y[EC_N], const uint8_t *xb, con
 {
 	uint64_t lhs[EC_N], rhs[EC_N];
 
+	ec_fe_select();
 	ec_from_bytes(x, xb);
 	ec_from_bytes(y, yb);
 	if (!ec_lt(x, ec_fp.m) || !ec_lt(y, ec_fp.m))
@@ -829,6 +870,7 @@ static int ec_decompress(uint8_t *y_out, const uint8_t *xb, int odd)
 	uint64_t x[EC_N], rhs[EC_N], y[EC_N], e[EC_N], yy[EC_N];
 	static const uint64_t one[EC_N] = { 1 };
 
+	ec_fe_select();
 	ec_from_bytes(x, xb);
 	if (!ec_lt(x, ec_fp.m))
 		return -EBADMSG;
@@ -860,6 +902,7 @@ static int ec_verify(const uint64_t q[2][VOUCH_EC_MAX_LIMBS], const uint8_t *eb,
 	uint64_t e[EC_N], r[EC_N], s[EC_N], w[EC_N], u1[EC_N], u2[EC_N], t[EC_N], zz[EC_N];
 	struct ec_jac qj, R;
 
+	ec_fe_select();
 	ec_from_bytes(r, rb);
 	ec_from_bytes(s, sb);
 	/* FIPS 186-4 6.4.2 step 1: 0 < r, s < n. */
@@ -905,6 +948,7 @@ static void ec_jac_from_bytes(struct ec_jac *p, const uint8_t *b)
 {
 	static const uint8_t zero[2 * EC_BYTES];
 
+	ec_fe_select();     /* every test seam starts here */
 	if (!memcmp(b, zero, sizeof(zero))) {
 		memset(p, 0, sizeof(*p));
 		return;
@@ -974,6 +1018,48 @@ static void ec_t_constants(uint8_t *g, uint8_t *n, uint8_t *p)
 		ec_to_bytes(p, ec_fp.m);
 }
 
+static int ec_t_fe_op(int impl, int op, uint64_t *r, const uint64_t *a, const uint64_t *b)
+{
+	if (impl == 0) {
+		switch (op) {
+		case VOUCH_EC_FE_MUL:
+			EC_FE_MUL(r, a, b);
+			return 0;
+		case VOUCH_EC_FE_SQR:
+			EC_FE_SQR(r, a);
+			return 0;
+		case VOUCH_EC_FE_ADD:
+			ec_mod_add(&ec_fp, r, a, b);
+			return 0;
+		case VOUCH_EC_FE_SUB:
+			ec_mod_sub(&ec_fp, r, a, b);
+			return 0;
+		}
+		return -EINVAL;
+	}
+#ifdef EC_FE_ACCEL_FEATURES
+	if (impl == 1 && (vouch_cpu_features_detected() & (EC_FE_ACCEL_FEATURES)) ==
+			 (EC_FE_ACCEL_FEATURES)) {
+		switch (op) {
+		case VOUCH_EC_FE_MUL:
+			EC_FE_ACCEL_MUL(r, a, b);
+			return 0;
+		case VOUCH_EC_FE_SQR:
+			EC_FE_ACCEL_SQR(r, a);
+			return 0;
+		case VOUCH_EC_FE_ADD:
+			EC_FE_ACCEL_ADD(r, a, b);
+			return 0;
+		case VOUCH_EC_FE_SUB:
+			EC_FE_ACCEL_SUB(r, a, b);
+			return 0;
+		}
+		return -EINVAL;
+	}
+#endif
+	return -ENOTSUP;
+}
+
 const struct vouch_ec_curve_impl EC_DESC = {
 	.id = EC_ID,
 	.name = EC_NAME,
@@ -985,4 +1071,5 @@ const struct vouch_ec_curve_impl EC_DESC = {
 	.add = ec_t_add,
 	.dbl = ec_t_dbl,
 	.constants = ec_t_constants,
+	.fe_op = ec_t_fe_op,
 };

@@ -55,6 +55,22 @@ struct vouch_ec_curve_impl {
 	void (*dbl)(uint8_t *out, const uint8_t *a);
 	/* The generator G and the order n (both `bytes` long per coordinate). */
 	void (*constants)(uint8_t *g, uint8_t *n, uint8_t *p);
+	/*
+	 * r = op(a, b) in the field, by one implementation: @impl 0 is the
+	 * portable C, 1 the accelerated path. Limbs are little-endian 64-bit
+	 * words (bytes / 8 of them), in Montgomery form, each input below p;
+	 * b is ignored by VOUCH_EC_FE_SQR. Returns 0, or -ENOTSUP when @impl
+	 * is not built or the CPU lacks its features.
+	 */
+	int (*fe_op)(int impl, int op, uint64_t *r, const uint64_t *a, const uint64_t *b);
+};
+
+/* The operations of the fe_op test seam. */
+enum vouch_ec_fe_op {
+	VOUCH_EC_FE_MUL,   /* a b / R mod p, R = 2^(8 bytes) */
+	VOUCH_EC_FE_SQR,   /* a^2 / R mod p */
+	VOUCH_EC_FE_ADD,   /* a + b mod p */
+	VOUCH_EC_FE_SUB,   /* a - b mod p */
 };
 
 extern const struct vouch_ec_curve_impl vouch_ec_p256;

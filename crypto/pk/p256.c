@@ -37,4 +37,16 @@
 #define EC_NAME "P-256"
 #define EC_DESC vouch_ec_p256
 
+#include "p256_field.h"
+#include "p256_field_adx.h"
+#define EC_FE_MUL p256_mul_port
+#define EC_FE_SQR p256_sqr_port
+#ifdef P256_HAVE_ADX
+#define EC_FE_ACCEL_FEATURES (VOUCH_CPU_BMI2 | VOUCH_CPU_ADX)
+#define EC_FE_ACCEL_MUL p256_mul_adx
+#define EC_FE_ACCEL_SQR(r, a) p256_mul_adx(r, a, a)
+#define EC_FE_ACCEL_ADD p256_add_adx
+#define EC_FE_ACCEL_SUB p256_sub_adx
+#endif
+
 #include "ec_impl.h"

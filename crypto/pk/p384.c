@@ -36,4 +36,8 @@
 #define EC_NAME "P-384"
 #define EC_DESC vouch_ec_p384
 
+/* Generic Montgomery code for now (ec_impl.h's ec_mont_*). */
+#define EC_FE_MUL(r, a, b) ec_mont_mul(&ec_fp, r, a, b)
+#define EC_FE_SQR(r, a) ec_mont_sqr(&ec_fp, r, a)
+
 #include "ec_impl.h"

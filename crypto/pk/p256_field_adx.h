@@ -1,0 +1,207 @@
+/*
+ * P-256 field arithmetic in x86-64 assembly: Montgomery multiplication
+ * with MULX, ADCX and ADOX (BMI2 and ADX), and addition and subtraction
+ * with ADC/SBB chains and CMOV. Included by p256.c when VOUCH_ACCEL_X86;
+ * ec_impl.h calls these only when cpu.h reports BMI2 and ADX.
+ *
+ * Same contract and same limbs as p256_field.h (inputs below p, outputs
+ * fully reduced); gcc's code for 128-bit carry chains is two to three
+ * times longer than these.
+ *
+ * The multiplication is coarsely integrated operand scanning (CIOS):
+ * each row adds a * b_i to a six-limb accumulator with two carry chains
+ * (CF for the low halves, OF for the high halves), then retires its low
+ * limb with p256_field.h's reduction step (q = the limb, add
+ * q 2^32 + q p3 2^128 after the shift), so no 512-bit product is stored.
+ * The accumulator stays below 2p, and one conditional subtraction ends.
+ */
+#ifndef VOUCH_P256_FIELD_ADX_H
+#define VOUCH_P256_FIELD_ADX_H
+
+#include <stdint.h>
+
+#if defined(VOUCH_ACCEL_X86) && defined(__x86_64__)
+#define P256_HAVE_ADX 1
+
+/*
+ * The arrays each block reads and writes, as memory operands beside the
+ * pointers it addresses them with: so the compiler orders the block with
+ * other accesses to them (and keeps it), with no "memory" clobber.
+ */
+struct p256_adx_limbs {
+	uint64_t v[4];
+};
+#define P256_IN(p) "m"(*(const struct p256_adx_limbs *)(const void *)(p))
+#define P256_OUT(p) "=m"(*(struct p256_adx_limbs *)(void *)(p))
+
+/* p1 and p3, as memory operands (neither fits a sign-extended imm32). */
+static const uint64_t p256_adx_p13[2] = { 0x00000000ffffffffull, 0xffffffff00000001ull };
+
+/*
+ * One row: (A0..A5) += a * rdx, A5 zeroed first (it is the new top
+ * limb). XOR clears CF and OF; MOV leaves them alone.
+ */
+#define P256_ROW(A0, A1, A2, A3, A4, A5)                       \
+	"xor %k[" A5 "], %k[" A5 "]\n\t"                           \
+	"mulx 0(%[a]), %[x], %[y]\n\t"                             \
+	"adcx %[x], %[" A0 "]\n\t"                                 \
+	"adox %[y], %[" A1 "]\n\t"                                 \
+	"mulx 8(%[a]), %[x], %[y]\n\t"                             \
+	"adcx %[x], %[" A1 "]\n\t"                                 \
+	"adox %[y], %[" A2 "]\n\t"                                 \
+	"mulx 16(%[a]), %[x], %[y]\n\t"                            \
+	"adcx %[x], %[" A2 "]\n\t"                                 \
+	"adox %[y], %[" A3 "]\n\t"                                 \
+	"mulx 24(%[a]), %[x], %[y]\n\t"                            \
+	"adcx %[x], %[" A3 "]\n\t"                                 \
+	"adox %[y], %[" A4 "]\n\t"                                 \
+	"mov $0, %k[x]\n\t"                                        \
+	"adcx %[x], %[" A4 "]\n\t"                                 \
+	"adox %[x], %[" A5 "]\n\t"                                 \
+	"adcx %[x], %[" A5 "]\n\t"
+
+/*
+ * One reduction step on (A0..A5): q = A0, then (A1..A5) += q 2^32 +
+ * q p3 2^128, which is (A0..A5 + q p) / 2^64 since p0 = 2^64 - 1 cancels
+ * A0. A0's register is free afterwards.
+ */
+#define P256_REDC(A0, A1, A2, A3, A4, A5)                      \
+	"mov %[" A0 "], %%rdx\n\t"                                 \
+	"mov %[" A0 "], %[x]\n\t"                                  \
+	"shl $32, %[x]\n\t"                                        \
+	"shr $32, %[" A0 "]\n\t"                                   \
+	"mulx %[p3], %[y], %%rdx\n\t"                          \
+	"add %[x], %[" A1 "]\n\t"                                  \
+	"adc %[" A0 "], %[" A2 "]\n\t"                             \
+	"adc %[y], %[" A3 "]\n\t"                                  \
+	"adc %%rdx, %[" A4 "]\n\t"                                 \
+	"adc $0, %[" A5 "]\n\t"
+
+/* r = a b / R mod p. */
+static inline void p256_mul_adx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+{
+	uint64_t t0, t1, t2, t3, t4, t5, x, y;
+
+	__asm__(
+		/* Row 0 into an empty accumulator: one plain carry chain. */
+		"mov 0(%[b]), %%rdx\n\t"
+		"mulx 0(%[a]), %[t0], %[t1]\n\t"
+		"mulx 8(%[a]), %[x], %[t2]\n\t"
+		"add %[x], %[t1]\n\t"
+		"mulx 16(%[a]), %[x], %[t3]\n\t"
+		"adc %[x], %[t2]\n\t"
+		"mulx 24(%[a]), %[x], %[t4]\n\t"
+		"adc %[x], %[t3]\n\t"
+		"adc $0, %[t4]\n\t"
+		"xor %k[t5], %k[t5]\n\t"
+		P256_REDC("t0", "t1", "t2", "t3", "t4", "t5")
+		"mov 8(%[b]), %%rdx\n\t"
+		P256_ROW("t1", "t2", "t3", "t4", "t5", "t0")
+		P256_REDC("t1", "t2", "t3", "t4", "t5", "t0")
+		"mov 16(%[b]), %%rdx\n\t"
+		P256_ROW("t2", "t3", "t4", "t5", "t0", "t1")
+		P256_REDC("t2", "t3", "t4", "t5", "t0", "t1")
+		"mov 24(%[b]), %%rdx\n\t"
+		P256_ROW("t3", "t4", "t5", "t0", "t1", "t2")
+		P256_REDC("t3", "t4", "t5", "t0", "t1", "t2")
+		/* (t4 t5 t0 t1 : t2) < 2p: subtract p unless that borrows. */
+		"mov %[t4], %[x]\n\t"
+		"mov %[t5], %[y]\n\t"
+		"mov %[t0], %%rdx\n\t"
+		"mov %[t1], %[t3]\n\t"
+		"sub $-1, %[x]\n\t"
+		"sbb %[p1], %[y]\n\t"
+		"sbb $0, %%rdx\n\t"
+		"sbb %[p3], %[t3]\n\t"
+		"sbb $0, %[t2]\n\t"
+		"cmovc %[t4], %[x]\n\t"
+		"cmovc %[t5], %[y]\n\t"
+		"cmovc %[t0], %%rdx\n\t"
+		"cmovc %[t1], %[t3]\n\t"
+		"mov %[x], 0(%[r])\n\t"
+		"mov %[y], 8(%[r])\n\t"
+		"mov %%rdx, 16(%[r])\n\t"
+		"mov %[t3], 24(%[r])\n\t"
+		: [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3),
+		  [t4] "=&r"(t4), [t5] "=&r"(t5), [x] "=&r"(x), [y] "=&r"(y), P256_OUT(r)
+		: [r] "r"(r), [a] "r"(a), [b] "r"(b), [p1] "m"(p256_adx_p13[0]), [p3] "m"(p256_adx_p13[1]),
+		  P256_IN(a), P256_IN(b)
+		: "rdx", "cc");
+}
+
+/* r = a + b mod p: the sum (with its carry) less p, unless that borrows. */
+static inline void p256_add_adx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+{
+	uint64_t s0, s1, s2, s3, d0, d1, d2, d3, c;
+
+	__asm__(
+		"mov 0(%[a]), %[s0]\n\t"
+		"mov 8(%[a]), %[s1]\n\t"
+		"mov 16(%[a]), %[s2]\n\t"
+		"mov 24(%[a]), %[s3]\n\t"
+		"xor %k[c], %k[c]\n\t"
+		"add 0(%[b]), %[s0]\n\t"
+		"adc 8(%[b]), %[s1]\n\t"
+		"adc 16(%[b]), %[s2]\n\t"
+		"adc 24(%[b]), %[s3]\n\t"
+		"adc $0, %[c]\n\t"
+		"mov %[s0], %[d0]\n\t"
+		"mov %[s1], %[d1]\n\t"
+		"mov %[s2], %[d2]\n\t"
+		"mov %[s3], %[d3]\n\t"
+		"sub $-1, %[d0]\n\t"
+		"sbb %[p1], %[d1]\n\t"
+		"sbb $0, %[d2]\n\t"
+		"sbb %[p3], %[d3]\n\t"
+		"sbb $0, %[c]\n\t"
+		"cmovc %[s0], %[d0]\n\t"
+		"cmovc %[s1], %[d1]\n\t"
+		"cmovc %[s2], %[d2]\n\t"
+		"cmovc %[s3], %[d3]\n\t"
+		"mov %[d0], 0(%[r])\n\t"
+		"mov %[d1], 8(%[r])\n\t"
+		"mov %[d2], 16(%[r])\n\t"
+		"mov %[d3], 24(%[r])\n\t"
+		: [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3),
+		  [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3), [c] "=&r"(c), P256_OUT(r)
+		: [r] "r"(r), [a] "r"(a), [b] "r"(b), [p1] "m"(p256_adx_p13[0]), [p3] "m"(p256_adx_p13[1]),
+		  P256_IN(a), P256_IN(b)
+		: "cc");
+}
+
+/* r = a - b mod p: the difference, plus p masked by its borrow. */
+static inline void p256_sub_adx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+{
+	uint64_t s0, s1, s2, s3, m, m1, m3;
+
+	__asm__(
+		"mov 0(%[a]), %[s0]\n\t"
+		"mov 8(%[a]), %[s1]\n\t"
+		"mov 16(%[a]), %[s2]\n\t"
+		"mov 24(%[a]), %[s3]\n\t"
+		"sub 0(%[b]), %[s0]\n\t"
+		"sbb 8(%[b]), %[s1]\n\t"
+		"sbb 16(%[b]), %[s2]\n\t"
+		"sbb 24(%[b]), %[s3]\n\t"
+		"sbb %[m], %[m]\n\t"                 /* m = -borrow: 0 or all ones */
+		"mov %[m], %[m1]\n\t"
+		"shr $32, %[m1]\n\t"                 /* p1 & m */
+		"mov %[p3], %[m3]\n\t"
+		"and %[m], %[m3]\n\t"                /* p3 & m */
+		"add %[m], %[s0]\n\t"                /* p0 & m = m */
+		"adc %[m1], %[s1]\n\t"
+		"adc $0, %[s2]\n\t"
+		"adc %[m3], %[s3]\n\t"
+		"mov %[s0], 0(%[r])\n\t"
+		"mov %[s1], 8(%[r])\n\t"
+		"mov %[s2], 16(%[r])\n\t"
+		"mov %[s3], 24(%[r])\n\t"
+		: [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3),
+		  [m] "=&r"(m), [m1] "=&r"(m1), [m3] "=&r"(m3), P256_OUT(r)
+		: [r] "r"(r), [a] "r"(a), [b] "r"(b), [p1] "m"(p256_adx_p13[0]), [p3] "m"(p256_adx_p13[1]),
+		  P256_IN(a), P256_IN(b)
+		: "cc");
+}
+
+#endif /* VOUCH_ACCEL_X86 && __x86_64__ */
+#endif /* VOUCH_P256_FIELD_ADX_H */
