@@ -39,5 +39,13 @@
 /* Generic Montgomery code for now (ec_impl.h's ec_mont_*). */
 #define EC_FE_MUL(r, a, b) ec_mont_mul(&ec_fp, r, a, b)
 #define EC_FE_SQR(r, a) ec_mont_sqr(&ec_fp, r, a)
+#include "p384_field_adx.h"
+#ifdef P384_HAVE_ADX
+#define EC_FE_ACCEL_FEATURES (VOUCH_CPU_BMI2 | VOUCH_CPU_ADX)
+#define EC_FE_ACCEL_MUL p384_mul_adx
+#define EC_FE_ACCEL_SQR(r, a) p384_mul_adx(r, a, a)
+#define EC_FE_ACCEL_ADD p384_add_adx
+#define EC_FE_ACCEL_SUB p384_sub_adx
+#endif
 
 #include "ec_impl.h"
