@@ -5,6 +5,7 @@
  * reference written here, on edge values (0, 1, 2, p - 1, p - 2, R mod p,
  * values whose sums and products land next to p) and on random values.
  * Equal limbs, not just equal residues: every path must reduce fully.
+ * Also the variable-time inversion (ec_inv.c), modulo p and n.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -29,13 +30,17 @@ struct field {
 	uint64_t p[MAXL];
 };
 
-static void field_init(struct field *f, const struct vouch_ec_curve_impl *ec)
+/* The field of @ec, or with @order its scalars (p holds n then). */
+static void modulus_init(struct field *f, const struct vouch_ec_curve_impl *ec, int order)
 {
 	uint8_t pb[VOUCH_EC_MAX_BYTES];
 
 	f->ec = ec;
 	f->n = ec->bytes / 8;
-	ec->constants(NULL, NULL, pb);
+	if (order)
+		ec->constants(NULL, pb, NULL);
+	else
+		ec->constants(NULL, NULL, pb);
 	for (size_t i = 0; i < f->n; i++) {
 		uint64_t w = 0;
 
@@ -43,6 +48,11 @@ static void field_init(struct field *f, const struct vouch_ec_curve_impl *ec)
 			w = (w << 8) | pb[(f->n - 1 - i) * 8 + j];
 		f->p[i] = w;
 	}
+}
+
+static void field_init(struct field *f, const struct vouch_ec_curve_impl *ec)
+{
+	modulus_init(f, ec, 0);
 }
 
 /* ---- the reference: n-limb integers, one bit at a time ------------------ */
@@ -256,6 +266,49 @@ static void test_field_random(void **state)
 	}
 }
 
+/* a^-1 mod m, m = p or n: a a^-1 = 1, so ref_mul(a, a^-1) = ref_mul(1, 1)
+ * (both R^-1 mod m). */
+static void check_inverse(const struct field *f, const uint64_t *a)
+{
+	static const uint64_t one[MAXL] = { 1 };
+	uint64_t inv[MAXL], got[MAXL], want[MAXL];
+
+	vouch_ec_inv_var(inv, a, f->p, f->n);
+	assert_false(ref_geq(f, inv));
+	ref_mul(f, got, a, inv);
+	ref_mul(f, want, one, one);
+	if (memcmp(got, want, f->n * 8))
+		print_error("%s: inverse wrong\n", f->ec->name);
+	assert_memory_equal(got, want, f->n * 8);
+}
+
+static void test_inverse(void **state)
+{
+	struct vt_prng prng;
+
+	(void)state;
+	vt_prng_seed(&prng, "test_inverse");
+	for (size_t c = 0; c < 4; c++) {
+		struct field f;
+		uint64_t v[16][MAXL], zero[MAXL] = { 0 }, r[MAXL];
+		size_t k;
+
+		modulus_init(&f, curves[c / 2], c % 2);
+		k = edge_values(&f, v);
+		for (size_t i = 1; i < k; i++)            /* all but 0 */
+			check_inverse(&f, v[i]);
+		for (int i = 0; i < RANDOM_CASES / 4; i++) {
+			random_below_p(&prng, &f, v[0]);
+			if (memcmp(v[0], zero, sizeof(zero)))
+				check_inverse(&f, v[0]);
+		}
+		/* 0 has no inverse; the documented answer is 0. */
+		memset(r, 0xa5, sizeof(r));
+		vouch_ec_inv_var(r, zero, f.p, f.n);
+		assert_memory_equal(r, zero, f.n * 8);
+	}
+}
+
 /* The seam itself: unknown implementations and operations are refused. */
 static void test_field_seam(void **state)
 {
@@ -274,6 +327,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_field_edges),
 		cmocka_unit_test(test_field_random),
 		cmocka_unit_test(test_field_seam),
+		cmocka_unit_test(test_inverse),
 	};
 
 	return vt_main(argc, argv, "ec_field", tests, sizeof(tests) / sizeof(tests[0]));

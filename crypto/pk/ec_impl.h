@@ -21,8 +21,8 @@
  * the point at infinity. The addition functions handle every special case
  * that verification can meet: either input at infinity, P + P and P + -P.
  *
- * Inversion (of s mod n, and of Z in the tables) is the binary extended
- * Euclidean algorithm; Fermat's a^(p-2) would cost ten times more. The
+ * Inversion (of s mod n, and of Z in the tables) is ec_inv.c's
+ * variable-time divsteps; Fermat's a^(p-2) would cost several times more. The
  * final check x(R) mod n = r compares X with r Z^2 (and (r + n) Z^2), so
  * verification inverts no field element.
  *
@@ -343,75 +343,6 @@ static inline __attribute__((always_inline)) void ec_mod_pow(const struct ec_mod
 	memcpy(r, acc, sizeof(acc));
 }
 
-static inline int ec_is_one(const uint64_t a[EC_N])
-{
-	uint64_t acc = a[0] ^ 1;
-
-#pragma GCC unroll 8
-	for (int i = 1; i < EC_N; i++)
-		acc |= a[i];
-	return acc == 0;
-}
-
-static inline void ec_shr1(uint64_t x[EC_N], uint64_t top)
-{
-#pragma GCC unroll 8
-	for (int i = 0; i < EC_N - 1; i++)
-		x[i] = (x[i] >> 1) | (x[i + 1] << 63);
-	x[EC_N - 1] = (x[EC_N - 1] >> 1) | (top << 63);
-}
-
-/* x = x / 2 mod m, for x < m: (x + m) / 2 when x is odd. */
-static inline __attribute__((always_inline)) void ec_mod_half(const struct ec_mod *M,
-							      uint64_t x[EC_N])
-{
-	uint64_t carry = 0;
-
-	if (x[0] & 1)
-		carry = ec_add_raw(x, x, M->m);
-	ec_shr1(x, carry);
-}
-
-/*
- * r = a^-1 mod m (plain values, not Montgomery form) by the binary
- * extended Euclidean algorithm, with x1 a = u and x2 a = v (mod m)
- * throughout. Variable time: a few hundred shifts and subtractions,
- * several times cheaper than Fermat's exponentiation. m is prime and
- * 0 < a < m, so gcd(u, v) = 1 and the loop ends with u or v at 1; a = 0
- * (which callers exclude) gives 0.
- */
-static inline __attribute__((always_inline)) void ec_inv_binary(const struct ec_mod *M,
-								uint64_t r[EC_N],
-								const uint64_t a[EC_N])
-{
-	uint64_t u[EC_N], v[EC_N], x1[EC_N] = { 1 }, x2[EC_N] = { 0 };
-
-	if (ec_is_zero(a)) {
-		memset(r, 0, EC_N * sizeof(uint64_t));
-		return;
-	}
-	memcpy(u, a, sizeof(u));
-	memcpy(v, M->m, sizeof(v));
-	while (!ec_is_one(u) && !ec_is_one(v)) {
-		while (!(u[0] & 1)) {
-			ec_shr1(u, 0);
-			ec_mod_half(M, x1);
-		}
-		while (!(v[0] & 1)) {
-			ec_shr1(v, 0);
-			ec_mod_half(M, x2);
-		}
-		if (!ec_lt(u, v)) {
-			ec_sub_raw(u, u, v);
-			ec_mod_sub(M, x1, x1, x2);
-		} else {
-			ec_sub_raw(v, v, u);
-			ec_mod_sub(M, x2, x2, x1);
-		}
-	}
-	memcpy(r, ec_is_one(u) ? x1 : x2, EC_N * sizeof(uint64_t));
-}
-
 /* r = a^-1 in Montgomery form: for a = x R, the plain inverse is
  * x^-1 R^-1, and two multiplications by R^2 (each then dividing by R)
  * make it x^-1 R. 0 maps to 0, which callers exclude. */
@@ -419,7 +350,7 @@ static inline __attribute__((always_inline)) void ec_mod_inv(const struct ec_mod
 							     uint64_t r[EC_N],
 							     const uint64_t a[EC_N])
 {
-	ec_inv_binary(M, r, a);
+	vouch_ec_inv_var(r, a, M->m, EC_N);
 	ec_mont_mul(M, r, r, M->rr);
 	ec_mont_mul(M, r, r, M->rr);
 }

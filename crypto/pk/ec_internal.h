@@ -73,6 +73,13 @@ enum vouch_ec_fe_op {
 	VOUCH_EC_FE_SUB,   /* a - b mod p */
 };
 
+/*
+ * r = a^-1 mod m (plain integers, n64 little-endian limbs, n64 <= 6) for
+ * odd m and 0 < a < m with gcd(a, m) = 1; a = 0 gives 0. Variable time
+ * (ec_inv.c: divsteps); r may alias a.
+ */
+void vouch_ec_inv_var(uint64_t *r, const uint64_t *a, const uint64_t *m, size_t n64);
+
 extern const struct vouch_ec_curve_impl vouch_ec_p256;
 extern const struct vouch_ec_curve_impl vouch_ec_p384;
 
