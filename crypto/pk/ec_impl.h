@@ -619,44 +619,49 @@ static void ec_to_affine(struct ec_aff *r, const struct ec_jac *p)
 #define EC_GTAB (1 << (EC_WG - 2))
 #define EC_QTAB (1 << (EC_WQ - 2))
 
+/* Bits [pos, pos + w) of k (w < 64), zeros past the top. */
+static inline unsigned ec_bits(const uint64_t k[EC_N], int pos, int w)
+{
+	int i = pos / 64, sh = pos % 64;
+	uint64_t x;
+
+	if (i >= EC_N)
+		return 0;
+	x = k[i] >> sh;
+	if (sh + w > 64 && i + 1 < EC_N)
+		x |= k[i + 1] << (64 - sh);
+	return (unsigned)(x & (((uint64_t)1 << w) - 1));
+}
+
 /*
  * Width-w NAF of k < 2^EC_BITS: digits d_i, each 0 or odd with
  * |d_i| < 2^(w-1), k = sum d_i 2^i. Returns the number of digits
- * (at most EC_BITS + 1).
+ * (at most EC_BITS + 1). Read left to right with a carry instead of
+ * subtracting each digit from k: where bit i plus the carry is even the
+ * digit is 0; otherwise the w bits from i, plus the carry, are the digit,
+ * less 2^w (carrying 1) when they reach 2^(w-1), and the next w - 1
+ * digits are 0.
  */
 static int ec_wnaf(int8_t out[EC_BITS + 1], const uint64_t k[EC_N], int w)
 {
-	uint64_t t[EC_N + 1];
-	const uint64_t mask = ((uint64_t)1 << w) - 1;
-	int len = 0, last = 0;
+	int i = 0, last = 0;
+	unsigned carry = 0;
 
-	memcpy(t, k, EC_N * sizeof(uint64_t));
-	t[EC_N] = 0;
-	while (len <= EC_BITS) {
-		int d = 0;
+	memset(out, 0, EC_BITS + 1);
+	while (i <= EC_BITS) {
+		unsigned word;
+		int d;
 
-		if (t[0] & 1) {
-			d = (int)(t[0] & mask);
-			if (d >= 1 << (w - 1))
-				d -= 1 << w;
-			/* t -= d: clears the low w bits (d < 0 adds |d|, with carries). */
-			if (d > 0) {
-				t[0] -= (uint64_t)d;
-			} else {
-				uint64_t add = (uint64_t)-d;
-
-				for (int i = 0; i <= EC_N && add; i++) {
-					t[i] += add;
-					add = t[i] < add;
-				}
-			}
-			last = len + 1;
+		if (ec_bits(k, i, 1) == carry) {
+			i++;
+			continue;
 		}
-		out[len++] = (int8_t)d;
-#pragma GCC unroll 8
-		for (int i = 0; i < EC_N; i++)
-			t[i] = (t[i] >> 1) | (t[i + 1] << 63);
-		t[EC_N] >>= 1;
+		word = ec_bits(k, i, w) + carry;
+		carry = word >> (w - 1);
+		d = (int)word - (int)(carry << w);
+		out[i] = (int8_t)d;
+		last = i + 1;
+		i += w;
 	}
 	return last;
 }
