@@ -149,40 +149,57 @@ static void ref_op(const struct field *f, int op, uint64_t *r, const uint64_t *a
 	case VOUCH_EC_FE_ADD:
 		ref_add(f, r, a, b);
 		break;
-	default:
+	case VOUCH_EC_FE_SUB:
 		ref_sub(f, r, a, b);
+		break;
+	default:                                 /* MULK: b[0] additions of a */
+		memset(r, 0, f->n * 8);
+		for (uint64_t k = 0; k < b[0]; k++)
+			ref_add(f, r, r, a);
 		break;
 	}
 }
 
 /* ---- the cases ---------------------------------------------------------- */
 
-static const char *const op_names[] = { "mul", "sqr", "add", "sub" };
+static const char *const op_names[] = { "mul", "sqr", "add", "sub", "mulk" };
 
 /* Every implementation's op(a, b) equals the reference's, limb for limb.
  * Returns the number of implementations that ran. */
+static int check_op(const struct field *f, int op, const uint64_t *a, const uint64_t *b)
+{
+	uint64_t want[MAXL], got[MAXL];
+	int ran = 0;
+
+	ref_op(f, op, want, a, b);
+	for (int impl = 0; impl < 2; impl++) {
+		int rc;
+
+		memset(got, 0xa5, sizeof(got));
+		rc = f->ec->fe_op(impl, op, got, a, b);
+		if (rc == -ENOTSUP)
+			continue;
+		assert_int_equal(rc, 0);
+		if (memcmp(got, want, f->n * 8)) {
+			print_error("%s %s impl %d differs\n", f->ec->name, op_names[op], impl);
+			assert_bytes_equal((const uint8_t *)got, (const uint8_t *)want, f->n * 8);
+		}
+		ran++;
+	}
+	return ran;
+}
+
+/* Every operation on (a, b), and k a for each k of MULK. */
 static int check_all(const struct field *f, const uint64_t *a, const uint64_t *b)
 {
 	int ran = 0;
 
-	for (int op = VOUCH_EC_FE_MUL; op <= VOUCH_EC_FE_SUB; op++) {
-		uint64_t want[MAXL], got[MAXL];
+	for (int op = VOUCH_EC_FE_MUL; op <= VOUCH_EC_FE_SUB; op++)
+		ran = check_op(f, op, a, b);
+	for (uint64_t k = 1; k <= 8; k++) {
+		uint64_t kk[MAXL] = { k };
 
-		ref_op(f, op, want, a, b);
-		for (int impl = 0; impl < 2; impl++) {
-			int rc;
-
-			memset(got, 0xa5, sizeof(got));
-			rc = f->ec->fe_op(impl, op, got, a, b);
-			if (rc == -ENOTSUP)
-				continue;
-			assert_int_equal(rc, 0);
-			if (memcmp(got, want, f->n * 8)) {
-				print_error("%s %s impl %d differs\n", f->ec->name, op_names[op], impl);
-				assert_bytes_equal((const uint8_t *)got, (const uint8_t *)want, f->n * 8);
-			}
-			ran += op == VOUCH_EC_FE_MUL;
-		}
+		check_op(f, VOUCH_EC_FE_MULK, a, kk);
 	}
 	return ran;
 }
@@ -318,6 +335,14 @@ static void test_field_seam(void **state)
 
 		assert_int_equal(curves[c]->fe_op(2, VOUCH_EC_FE_MUL, r, a, a), -ENOTSUP);
 		assert_int_equal(curves[c]->fe_op(0, 99, r, a, a), -EINVAL);
+		for (int impl = 0; impl < 2; impl++) {
+			uint64_t k0[MAXL] = { 0 }, k9[MAXL] = { 9 };
+			int rc0 = curves[c]->fe_op(impl, VOUCH_EC_FE_MULK, r, a, k0);
+			int rc9 = curves[c]->fe_op(impl, VOUCH_EC_FE_MULK, r, a, k9);
+
+			assert_true(rc0 == -EINVAL || (impl && rc0 == -ENOTSUP));
+			assert_true(rc9 == -EINVAL || (impl && rc9 == -ENOTSUP));
+		}
 	}
 }
 

@@ -416,6 +416,38 @@ static void fe_sub(uint64_t r[EC_N], const uint64_t a[EC_N], const uint64_t b[EC
 	ec_mod_sub(&ec_fp, r, a, b);
 }
 
+/* r = k a by doubling and adding, 1 <= k <= 8, with the given addition. */
+static inline __attribute__((always_inline)) void ec_mulk_adds(
+	void (*add)(uint64_t *, const uint64_t *, const uint64_t *),
+	uint64_t r[EC_N], const uint64_t a[EC_N], unsigned k)
+{
+	uint64_t t[EC_N];
+
+	assert(k >= 1 && k <= 8);
+	memcpy(t, a, sizeof(t));
+	for (int i = 30 - __builtin_clz(k); i >= 0; i--) {
+		add(t, t, t);
+		if ((k >> i) & 1)
+			add(t, t, a);
+	}
+	memcpy(r, t, sizeof(t));
+}
+
+static void ec_port_add(uint64_t *r, const uint64_t *a, const uint64_t *b)
+{
+	ec_mod_add(&ec_fp, r, a, b);
+}
+
+/* r = k a mod p for the formulas' small constants, 1 <= k <= 8: one
+ * reduction when the curve has EC_FE_ACCEL_MULK, else additions. */
+static void fe_mulk(uint64_t r[EC_N], const uint64_t a[EC_N], unsigned k)
+{
+#ifdef EC_FE_ACCEL_MULK
+	EC_FE_DISPATCH(EC_FE_ACCEL_MULK(r, a, k));
+#endif
+	ec_mulk_adds(fe_add, r, a, k);
+}
+
 /* Exponentiation and inversion, one instance per modulus. */
 static void fe_pow(uint64_t r[EC_N], const uint64_t a[EC_N], const uint64_t e[EC_N])
 {
@@ -465,9 +497,12 @@ static void fe_curve_rhs(uint64_t r[EC_N], const uint64_t x[EC_N])
 /* ---- points -------------------------------------------------------------- */
 
 /*
- * r = 2p, "dbl-2001-b" for a = -3 (Bernstein-Lange EFD): 3M + 5S.
- * Infinity (Z = 0) gives Z3 = 0. A point with Y = 0 would have order 2,
- * which a curve of prime order does not have.
+ * r = 2p, "dbl-2001-b" for a = -3 (Bernstein-Lange EFD), with Z3 = 2 Y1 Z1
+ * for (Y1 + Z1)^2 - gamma - delta (a multiplication for a squaring and two
+ * subtractions): 4M + 4S, and the small multiples as fe_mulk. Infinity
+ * (Z = 0) gives Z3 = 0. A point with Y = 0 would have order 2, which a
+ * curve of prime order does not have. r may alias p: each coordinate of
+ * r is written after the last read of p's.
  */
 static void ec_dbl(struct ec_jac *r, const struct ec_jac *p)
 {
@@ -479,23 +514,17 @@ static void ec_dbl(struct ec_jac *r, const struct ec_jac *p)
 	fe_sub(t, p->x, delta);
 	fe_add(u, p->x, delta);
 	fe_mul(t, t, u);
-	fe_add(alpha, t, t);
-	fe_add(alpha, alpha, t);                 /* alpha = 3 (X - delta)(X + delta) */
-	fe_add(t, p->y, p->z);
-	fe_sqr(t, t);
-	fe_sub(t, t, gamma);
-	fe_sub(r->z, t, delta);                  /* Z3 = (Y + Z)^2 - gamma - delta */
-	fe_add(beta, beta, beta);
-	fe_add(beta, beta, beta);                /* 4 beta */
+	fe_mulk(alpha, t, 3);                    /* alpha = 3 (X - delta)(X + delta) */
+	fe_mul(t, p->y, p->z);
+	fe_add(r->z, t, t);                      /* Z3 = 2 Y Z */
+	fe_mulk(beta, beta, 4);                  /* 4 beta */
 	fe_sqr(t, alpha);
 	fe_sub(t, t, beta);
 	fe_sub(r->x, t, beta);                   /* X3 = alpha^2 - 8 beta */
 	fe_sub(t, beta, r->x);
 	fe_mul(t, alpha, t);
 	fe_sqr(gamma, gamma);
-	fe_add(gamma, gamma, gamma);
-	fe_add(gamma, gamma, gamma);
-	fe_add(gamma, gamma, gamma);             /* 8 gamma^2 */
+	fe_mulk(gamma, gamma, 8);                /* 8 gamma^2 */
 	fe_sub(r->y, t, gamma);                  /* Y3 = alpha (4 beta - X3) - 8 gamma^2 */
 }
 
@@ -954,6 +983,13 @@ static void ec_t_constants(uint8_t *g, uint8_t *n, uint8_t *p)
 		ec_to_bytes(p, ec_fp.m);
 }
 
+#if defined(EC_FE_ACCEL_FEATURES) && !defined(EC_FE_ACCEL_MULK)
+static void ec_accel_add(uint64_t *r, const uint64_t *a, const uint64_t *b)
+{
+	EC_FE_ACCEL_ADD(r, a, b);
+}
+#endif
+
 static int ec_t_fe_op(int impl, int op, uint64_t *r, const uint64_t *a, const uint64_t *b)
 {
 	if (impl == 0) {
@@ -969,6 +1005,11 @@ static int ec_t_fe_op(int impl, int op, uint64_t *r, const uint64_t *a, const ui
 			return 0;
 		case VOUCH_EC_FE_SUB:
 			ec_mod_sub(&ec_fp, r, a, b);
+			return 0;
+		case VOUCH_EC_FE_MULK:
+			if (b[0] < 1 || b[0] > 8)
+				return -EINVAL;
+			ec_mulk_adds(ec_port_add, r, a, (unsigned)b[0]);
 			return 0;
 		}
 		return -EINVAL;
@@ -988,6 +1029,15 @@ static int ec_t_fe_op(int impl, int op, uint64_t *r, const uint64_t *a, const ui
 			return 0;
 		case VOUCH_EC_FE_SUB:
 			EC_FE_ACCEL_SUB(r, a, b);
+			return 0;
+		case VOUCH_EC_FE_MULK:
+			if (b[0] < 1 || b[0] > 8)
+				return -EINVAL;
+#ifdef EC_FE_ACCEL_MULK
+			EC_FE_ACCEL_MULK(r, a, (unsigned)b[0]);
+#else
+			ec_mulk_adds(ec_accel_add, r, a, (unsigned)b[0]);
+#endif
 			return 0;
 		}
 		return -EINVAL;

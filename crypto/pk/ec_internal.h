@@ -59,7 +59,7 @@ struct vouch_ec_curve_impl {
 	 * r = op(a, b) in the field, by one implementation: @impl 0 is the
 	 * portable C, 1 the accelerated path. Limbs are little-endian 64-bit
 	 * words (bytes / 8 of them), in Montgomery form, each input below p;
-	 * b is ignored by VOUCH_EC_FE_SQR. Returns 0, or -ENOTSUP when @impl
+	 * b is ignored by VOUCH_EC_FE_SQR and is the small k of _MULK. Returns 0, or -ENOTSUP when @impl
 	 * is not built or the CPU lacks its features.
 	 */
 	int (*fe_op)(int impl, int op, uint64_t *r, const uint64_t *a, const uint64_t *b);
@@ -71,6 +71,7 @@ enum vouch_ec_fe_op {
 	VOUCH_EC_FE_SQR,   /* a^2 / R mod p */
 	VOUCH_EC_FE_ADD,   /* a + b mod p */
 	VOUCH_EC_FE_SUB,   /* a - b mod p */
+	VOUCH_EC_FE_MULK,  /* k a mod p, k = b[0] in 1..8 (else -EINVAL) */
 };
 
 /*

@@ -47,6 +47,7 @@
 #define EC_FE_ACCEL_SQR(r, a) p256_mul_adx(r, a, a)
 #define EC_FE_ACCEL_ADD p256_add_adx
 #define EC_FE_ACCEL_SUB p256_sub_adx
+#define EC_FE_ACCEL_MULK p256_mulk_adx
 #endif
 
 #include "ec_impl.h"

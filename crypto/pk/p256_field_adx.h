@@ -203,5 +203,69 @@ static inline void p256_sub_adx(uint64_t r[4], const uint64_t a[4], const uint64
 		: "cc");
 }
 
+/* h p for h = 0..7, five limbs each (computed with Python's integers). */
+static const uint64_t p256_adx_hp[8][5] = {
+	{ 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull },
+	{ 0xffffffffffffffffull, 0x00000000ffffffffull, 0x0000000000000000ull, 0xffffffff00000001ull, 0x0000000000000000ull },
+	{ 0xfffffffffffffffeull, 0x00000001ffffffffull, 0x0000000000000000ull, 0xfffffffe00000002ull, 0x0000000000000001ull },
+	{ 0xfffffffffffffffdull, 0x00000002ffffffffull, 0x0000000000000000ull, 0xfffffffd00000003ull, 0x0000000000000002ull },
+	{ 0xfffffffffffffffcull, 0x00000003ffffffffull, 0x0000000000000000ull, 0xfffffffc00000004ull, 0x0000000000000003ull },
+	{ 0xfffffffffffffffbull, 0x00000004ffffffffull, 0x0000000000000000ull, 0xfffffffb00000005ull, 0x0000000000000004ull },
+	{ 0xfffffffffffffffaull, 0x00000005ffffffffull, 0x0000000000000000ull, 0xfffffffa00000006ull, 0x0000000000000005ull },
+	{ 0xfffffffffffffff9ull, 0x00000006ffffffffull, 0x0000000000000000ull, 0xfffffff900000007ull, 0x0000000000000006ull },
+};
+
+/*
+ * r = k a mod p for 1 <= k <= 8 (the doubling's 3, 4 and 8): k a has a
+ * fifth limb h <= 7, k a - h p = (k a mod R) + h (R - p) < 2p, so one
+ * subtraction of a tabled h p and one conditional p reduce it, where
+ * repeated additions would take two or three full reductions.
+ */
+static inline void p256_mulk_adx(uint64_t r[4], const uint64_t a[4], uint64_t k)
+{
+	uint64_t s0, s1, s2, s3, s4, h0, h1, h2;
+
+	__asm__(
+		"mulx 0(%[a]), %[s0], %[h0]\n\t"
+		"mulx 8(%[a]), %[s1], %[h1]\n\t"
+		"mulx 16(%[a]), %[s2], %[h2]\n\t"
+		"mulx 24(%[a]), %[s3], %[s4]\n\t"
+		"add %[h0], %[s1]\n\t"
+		"adc %[h1], %[s2]\n\t"
+		"adc %[h2], %[s3]\n\t"
+		"adc $0, %[s4]\n\t"
+		/* h p is at hp + 40 h = hp + 8 (5 h). */
+		"lea (%[s4], %[s4], 4), %[h2]\n\t"
+		"sub 0(%[hp], %[h2], 8), %[s0]\n\t"
+		"sbb 8(%[hp], %[h2], 8), %[s1]\n\t"
+		"sbb 16(%[hp], %[h2], 8), %[s2]\n\t"
+		"sbb 24(%[hp], %[h2], 8), %[s3]\n\t"
+		"sbb 32(%[hp], %[h2], 8), %[s4]\n\t"
+		/* Less p, and p back (masked by the borrow, s4 = 0 or -1). */
+		"sub $-1, %[s0]\n\t"
+		"sbb %[p1], %[s1]\n\t"
+		"sbb $0, %[s2]\n\t"
+		"sbb %[p3], %[s3]\n\t"
+		"sbb $0, %[s4]\n\t"
+		"mov %[p1], %[h0]\n\t"
+		"and %[s4], %[h0]\n\t"
+		"mov %[p3], %[h1]\n\t"
+		"and %[s4], %[h1]\n\t"
+		"add %[s4], %[s0]\n\t"
+		"adc %[h0], %[s1]\n\t"
+		"adc $0, %[s2]\n\t"
+		"adc %[h1], %[s3]\n\t"
+		"mov %[s0], 0(%[r])\n\t"
+		"mov %[s1], 8(%[r])\n\t"
+		"mov %[s2], 16(%[r])\n\t"
+		"mov %[s3], 24(%[r])\n\t"
+		: [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3), [s4] "=&r"(s4),
+		  [h0] "=&r"(h0), [h1] "=&r"(h1), [h2] "=&r"(h2), P256_OUT(r)
+		: [r] "r"(r), [a] "r"(a), [hp] "r"(p256_adx_hp), "d"(k),
+		  [p1] "m"(p256_adx_p13[0]), [p3] "m"(p256_adx_p13[1]), P256_IN(a),
+		  "m"(p256_adx_hp)
+		: "cc");
+}
+
 #endif /* VOUCH_ACCEL_X86 && __x86_64__ */
 #endif /* VOUCH_P256_FIELD_ADX_H */
