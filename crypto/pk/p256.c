@@ -44,7 +44,7 @@
 #ifdef P256_HAVE_ADX
 #define EC_FE_ACCEL_FEATURES (VOUCH_CPU_BMI2 | VOUCH_CPU_ADX)
 #define EC_FE_ACCEL_MUL p256_mul_adx
-#define EC_FE_ACCEL_SQR(r, a) p256_mul_adx(r, a, a)
+#define EC_FE_ACCEL_SQR p256_sqr_adx
 #define EC_FE_ACCEL_ADD p256_add_adx
 #define EC_FE_ACCEL_SUB p256_sub_adx
 #define EC_FE_ACCEL_MULK p256_mulk_adx

@@ -129,6 +129,116 @@ static inline void p256_mul_adx(uint64_t r[4], const uint64_t a[4], const uint64
 		: "rdx", "cc");
 }
 
+/*
+ * One step of p256_field.h's REDC on a four-limb window (W0..W3): q = W0,
+ * then (W1 + q 2^32, W2 + q >> 32, W3 + q p3 low, q p3 high) with the
+ * carries; the new top limb lands in W0's register, so the window turns
+ * to (W1, W2, W3, W0).
+ */
+#define P256_REDC4(W0, W1, W2, W3)                             \
+	"mov %[" W0 "], %%rdx\n\t"                                 \
+	"mov %[" W0 "], %[x]\n\t"                                  \
+	"shl $32, %[x]\n\t"                                        \
+	"shr $32, %[" W0 "]\n\t"                                   \
+	"mulx %[p3], %[y], %%rdx\n\t"                              \
+	"add %[x], %[" W1 "]\n\t"                                  \
+	"adc %[" W0 "], %[" W2 "]\n\t"                             \
+	"adc %[y], %[" W3 "]\n\t"                                  \
+	"adc $0, %%rdx\n\t"                                        \
+	"mov %%rdx, %[" W0 "]\n\t"
+
+/*
+ * r = a^2 / R mod p: the 512-bit square (six cross products, doubled,
+ * plus four squares: 10 MULX instead of 16), then p256_field.h's
+ * reduction of its low half added to its high half, all in registers.
+ */
+static inline void p256_sqr_adx(uint64_t r[4], const uint64_t a[4])
+{
+	uint64_t t0, t1, t2, t3, t4, t5, t6, t7, x, y;
+
+	__asm__(
+		/* Cross products a_i a_j, i < j, into t1..t6. */
+		"mov 0(%[a]), %%rdx\n\t"
+		"mulx 8(%[a]), %[t1], %[t2]\n\t"
+		"mulx 16(%[a]), %[x], %[t3]\n\t"
+		"add %[x], %[t2]\n\t"
+		"mulx 24(%[a]), %[x], %[t4]\n\t"
+		"adc %[x], %[t3]\n\t"
+		"adc $0, %[t4]\n\t"
+		"mov 8(%[a]), %%rdx\n\t"
+		"mulx 16(%[a]), %[x], %[y]\n\t"
+		"add %[x], %[t3]\n\t"
+		"adc %[y], %[t4]\n\t"
+		"mulx 24(%[a]), %[x], %[t5]\n\t"
+		"adc $0, %[t5]\n\t"
+		"add %[x], %[t4]\n\t"
+		"adc $0, %[t5]\n\t"
+		"mov 16(%[a]), %%rdx\n\t"
+		"mulx 24(%[a]), %[x], %[t6]\n\t"
+		"add %[x], %[t5]\n\t"
+		"adc $0, %[t6]\n\t"
+		/* Doubled, the top bit into t7. */
+		"xor %k[t7], %k[t7]\n\t"
+		"add %[t1], %[t1]\n\t"
+		"adc %[t2], %[t2]\n\t"
+		"adc %[t3], %[t3]\n\t"
+		"adc %[t4], %[t4]\n\t"
+		"adc %[t5], %[t5]\n\t"
+		"adc %[t6], %[t6]\n\t"
+		"adc $0, %[t7]\n\t"
+		/* Plus the squares a_i^2 at 2i (MOV and MULX keep CF). */
+		"mov 0(%[a]), %%rdx\n\t"
+		"mulx %%rdx, %[t0], %[x]\n\t"
+		"add %[x], %[t1]\n\t"
+		"mov 8(%[a]), %%rdx\n\t"
+		"mulx %%rdx, %[x], %[y]\n\t"
+		"adc %[x], %[t2]\n\t"
+		"adc %[y], %[t3]\n\t"
+		"mov 16(%[a]), %%rdx\n\t"
+		"mulx %%rdx, %[x], %[y]\n\t"
+		"adc %[x], %[t4]\n\t"
+		"adc %[y], %[t5]\n\t"
+		"mov 24(%[a]), %%rdx\n\t"
+		"mulx %%rdx, %[x], %[y]\n\t"
+		"adc %[x], %[t6]\n\t"
+		"adc %[y], %[t7]\n\t"
+		/* REDC of (t0..t3); four turns bring the window back in order. */
+		P256_REDC4("t0", "t1", "t2", "t3")
+		P256_REDC4("t1", "t2", "t3", "t0")
+		P256_REDC4("t2", "t3", "t0", "t1")
+		P256_REDC4("t3", "t0", "t1", "t2")
+		/* Plus the high half: < 2p with the carry in t0. */
+		"add %[t0], %[t4]\n\t"
+		"adc %[t1], %[t5]\n\t"
+		"adc %[t2], %[t6]\n\t"
+		"adc %[t3], %[t7]\n\t"
+		"mov $0, %k[t0]\n\t"
+		"adc $0, %[t0]\n\t"
+		/* Less p, and p back (masked by the borrow, t0 = 0 or -1). */
+		"sub $-1, %[t4]\n\t"
+		"sbb %[p1], %[t5]\n\t"
+		"sbb $0, %[t6]\n\t"
+		"sbb %[p3], %[t7]\n\t"
+		"sbb $0, %[t0]\n\t"
+		"mov %[p1], %[x]\n\t"
+		"and %[t0], %[x]\n\t"
+		"mov %[p3], %[y]\n\t"
+		"and %[t0], %[y]\n\t"
+		"add %[t0], %[t4]\n\t"
+		"adc %[x], %[t5]\n\t"
+		"adc $0, %[t6]\n\t"
+		"adc %[y], %[t7]\n\t"
+		: [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3),
+		  [t4] "=&r"(t4), [t5] "=&r"(t5), [t6] "=&r"(t6), [t7] "=&r"(t7),
+		  [x] "=&r"(x), [y] "=&r"(y)
+		: [a] "r"(a), [p1] "m"(p256_adx_p13[0]), [p3] "m"(p256_adx_p13[1]), P256_IN(a)
+		: "rdx", "cc");
+	r[0] = t4;
+	r[1] = t5;
+	r[2] = t6;
+	r[3] = t7;
+}
+
 /* r = a + b mod p: the sum (with its carry) less p, unless that borrows. */
 static inline void p256_add_adx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
 {
