@@ -261,6 +261,54 @@ static void test_joint_multiplication(void **state)
 	}
 }
 
+/*
+ * The base point's precomputed table against the generic path: u G by
+ * the G side of mul2 (width-8 NAF over the fixed table of odd multiples)
+ * equals u G by its Q side (width-5 NAF over multiples made per call),
+ * for edge scalars (0, 1, 2, n - 2, n - 1, n, n + 1, powers of two, all
+ * ones: the seam takes any u < 2^(8 bytes)) and random ones, under every
+ * field implementation.
+ */
+static void test_base_table(void **state)
+{
+	struct vt_prng prng;
+
+	vt_prng_seed(&prng, "test_base_table");
+	for (int impl = 0; impl < vt_impl_count(); impl++) {
+		print_message("[ IMPL     ] %s\n", vt_impl_pin(impl));
+		for (size_t c = 0; c < 2; c++) {
+			const struct vouch_ec_curve_impl *ec = curves[c];
+			size_t w = ec->bytes;
+			uint8_t g[2 * MAXB], n[MAXB], zero[MAXB] = { 0 }, inf[2 * MAXB] = { 0 };
+			uint8_t u[MAXB], a[2 * MAXB], b[2 * MAXB];
+			static const int deltas[] = { -2, -1, 0, 1 };
+
+			ec->constants(g, n, NULL);
+			for (int t = 0; t < 60 + 8 * (int)w + 4; t++) {
+				memset(u, 0, w);
+				if (t < 3) {
+					u[w - 1] = (uint8_t)t;                  /* 0, 1, 2 */
+				} else if (t < 7) {
+					memcpy(u, n, w);                        /* n - 2 .. n + 1 */
+					be_add_small(u, w, deltas[t - 3]);
+				} else if (t == 7) {
+					memset(u, 0xff, w);                     /* 2^(8 w) - 1 */
+				} else if (t < 8 + 8 * (int)w) {
+					int bit = t - 8;                        /* 2^bit */
+
+					u[w - 1 - bit / 8] = (uint8_t)(1u << (bit % 8));
+				} else {
+					random_scalar(&prng, u, n, w);
+				}
+				ec->mul2(a, u, zero, inf);
+				ec->mul2(b, zero, u, g);
+				assert_memory_equal(a, b, 2 * w);
+			}
+		}
+	}
+	vt_impl_unpin();
+}
+
 struct kat_data {
 	const struct vouch_hash_alg *alg;
 	uint8_t *point, *r, *s;
@@ -663,19 +711,29 @@ static void run_p1363(const char *file, int curve, const struct vouch_hash_alg *
 	free(text);
 }
 
+/* Each file under every implementation (portable, accelerated). */
+static void run_p1363_impls(const char *file, int curve, const struct vouch_hash_alg *alg)
+{
+	for (int i = 0; i < vt_impl_count(); i++) {
+		print_message("[ IMPL     ] %s\n", vt_impl_pin(i));
+		run_p1363(file, curve, alg);
+	}
+	vt_impl_unpin();
+}
+
 static void wycheproof_p256_sha256(void **state)
 {
-	run_p1363("ecdsa_secp256r1_sha256_p1363_test.json", VOUCH_EC_P256, &vouch_sha256_alg);
+	run_p1363_impls("ecdsa_secp256r1_sha256_p1363_test.json", VOUCH_EC_P256, &vouch_sha256_alg);
 }
 
 static void wycheproof_p384_sha384(void **state)
 {
-	run_p1363("ecdsa_secp384r1_sha384_p1363_test.json", VOUCH_EC_P384, &vouch_sha384_alg);
+	run_p1363_impls("ecdsa_secp384r1_sha384_p1363_test.json", VOUCH_EC_P384, &vouch_sha384_alg);
 }
 
 static void wycheproof_p384_sha512(void **state)
 {
-	run_p1363("ecdsa_secp384r1_sha512_p1363_test.json", VOUCH_EC_P384, &vouch_sha512_alg);
+	run_p1363_impls("ecdsa_secp384r1_sha512_p1363_test.json", VOUCH_EC_P384, &vouch_sha512_alg);
 }
 #endif
 
@@ -684,6 +742,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_curve_constants),
 		cmocka_unit_test(test_joint_multiplication),
+		cmocka_unit_test(test_base_table),
 		cmocka_unit_test(test_known_answers),
 		cmocka_unit_test(test_compressed_points),
 		cmocka_unit_test(test_key_checks),
