@@ -46,6 +46,7 @@
 #define EC_FE_ACCEL_SQR(r, a) p384_mul_adx(r, a, a)
 #define EC_FE_ACCEL_ADD p384_add_adx
 #define EC_FE_ACCEL_SUB p384_sub_adx
+#define EC_FE_ACCEL_MULK p384_mulk_adx
 #endif
 
 #include "ec_impl.h"

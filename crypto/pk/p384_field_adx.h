@@ -258,5 +258,70 @@ static inline void p384_sub_adx(uint64_t r[6], const uint64_t a[6], const uint64
 		: "rdx", "cc");
 }
 
+/* h p for h = 0..7, seven limbs each (computed with Python's integers). */
+static const uint64_t p384_adx_hp[8][7] = {
+	{ 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull,
+	  0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull },
+	{ 0x00000000ffffffffull, 0xffffffff00000000ull, 0xfffffffffffffffeull, 0xffffffffffffffffull,
+	  0xffffffffffffffffull, 0xffffffffffffffffull, 0x0000000000000000ull },
+	{ 0x00000001fffffffeull, 0xfffffffe00000000ull, 0xfffffffffffffffdull, 0xffffffffffffffffull,
+	  0xffffffffffffffffull, 0xffffffffffffffffull, 0x0000000000000001ull },
+	{ 0x00000002fffffffdull, 0xfffffffd00000000ull, 0xfffffffffffffffcull, 0xffffffffffffffffull,
+	  0xffffffffffffffffull, 0xffffffffffffffffull, 0x0000000000000002ull },
+	{ 0x00000003fffffffcull, 0xfffffffc00000000ull, 0xfffffffffffffffbull, 0xffffffffffffffffull,
+	  0xffffffffffffffffull, 0xffffffffffffffffull, 0x0000000000000003ull },
+	{ 0x00000004fffffffbull, 0xfffffffb00000000ull, 0xfffffffffffffffaull, 0xffffffffffffffffull,
+	  0xffffffffffffffffull, 0xffffffffffffffffull, 0x0000000000000004ull },
+	{ 0x00000005fffffffaull, 0xfffffffa00000000ull, 0xfffffffffffffff9ull, 0xffffffffffffffffull,
+	  0xffffffffffffffffull, 0xffffffffffffffffull, 0x0000000000000005ull },
+	{ 0x00000006fffffff9ull, 0xfffffff900000000ull, 0xfffffffffffffff8ull, 0xffffffffffffffffull,
+	  0xffffffffffffffffull, 0xffffffffffffffffull, 0x0000000000000006ull },
+};
+
+/*
+ * r = k a mod p for 1 <= k <= 8, as p256_mulk_adx: k a less the tabled
+ * h p for its seventh limb h is below 2p; FINAL takes p off if it fits.
+ */
+static inline void p384_mulk_adx(uint64_t r[6], const uint64_t a[6], uint64_t k)
+{
+	uint64_t s0, s1, s2, s3, s4, s5, s6, x, y;
+
+	__asm__(
+		"mulx 0(%[a]), %[s0], %[x]\n\t"
+		"mulx 8(%[a]), %[s1], %[y]\n\t"
+		"add %[x], %[s1]\n\t"
+		"mulx 16(%[a]), %[s2], %[x]\n\t"
+		"adc %[y], %[s2]\n\t"
+		"mulx 24(%[a]), %[s3], %[y]\n\t"
+		"adc %[x], %[s3]\n\t"
+		"mulx 32(%[a]), %[s4], %[x]\n\t"
+		"adc %[y], %[s4]\n\t"
+		"mulx 40(%[a]), %[s5], %[s6]\n\t"
+		"adc %[x], %[s5]\n\t"
+		"adc $0, %[s6]\n\t"
+		/* h p is at hp + 56 h = hp + 8 (7 h). */
+		"lea (%[s6], %[s6], 2), %[x]\n\t"
+		"lea (%[s6], %[x], 2), %[x]\n\t"
+		"sub 0(%[hp], %[x], 8), %[s0]\n\t"
+		"sbb 8(%[hp], %[x], 8), %[s1]\n\t"
+		"sbb 16(%[hp], %[x], 8), %[s2]\n\t"
+		"sbb 24(%[hp], %[x], 8), %[s3]\n\t"
+		"sbb 32(%[hp], %[x], 8), %[s4]\n\t"
+		"sbb 40(%[hp], %[x], 8), %[s5]\n\t"
+		"sbb 48(%[hp], %[x], 8), %[s6]\n\t"
+		P384_FINAL("s0", "s1", "s2", "s3", "s4", "s5", "s6")
+		: [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3),
+		  [s4] "=&r"(s4), [s5] "=&r"(s5), [s6] "=&r"(s6), [x] "=&r"(x), [y] "=&r"(y),
+		  "+&d"(k)
+		: [a] "r"(a), [hp] "r"(p384_adx_hp), P384_CONSTS, P384_IN(a), "m"(p384_adx_hp)
+		: "cc");
+	r[0] = s0;
+	r[1] = s1;
+	r[2] = s2;
+	r[3] = s3;
+	r[4] = s4;
+	r[5] = s5;
+}
+
 #endif /* VOUCH_ACCEL_X86 && __x86_64__ */
 #endif /* VOUCH_P384_FIELD_ADX_H */
