@@ -24,15 +24,16 @@
 #define P256_HAVE_ADX 1
 
 /*
- * The arrays each block reads and writes, as memory operands beside the
- * pointers it addresses them with: so the compiler orders the block with
- * other accesses to them (and keeps it), with no "memory" clobber.
+ * The arrays each block reads, as memory operands beside the pointers it
+ * addresses them with, so that the compiler orders the block after the
+ * stores to them with no "memory" clobber. Results leave in registers
+ * (the C code stores them): an output pointer and its memory operand
+ * would take two more registers, too many at -O0.
  */
 struct p256_adx_limbs {
 	uint64_t v[4];
 };
 #define P256_IN(p) "m"(*(const struct p256_adx_limbs *)(const void *)(p))
-#define P256_OUT(p) "=m"(*(struct p256_adx_limbs *)(void *)(p))
 
 /* p1 and p3, as memory operands (neither fits a sign-extended imm32). */
 static const uint64_t p256_adx_p13[2] = { 0x00000000ffffffffull, 0xffffffff00000001ull };
@@ -80,7 +81,7 @@ static const uint64_t p256_adx_p13[2] = { 0x00000000ffffffffull, 0xffffffff00000
 /* r = a b / R mod p. */
 static inline void p256_mul_adx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
 {
-	uint64_t t0, t1, t2, t3, t4, t5, x, y;
+	uint64_t t0, t1, t2, t3, t4, t5, x, y, r2;
 
 	__asm__(
 		/* Row 0 into an empty accumulator: one plain carry chain. */
@@ -107,26 +108,26 @@ static inline void p256_mul_adx(uint64_t r[4], const uint64_t a[4], const uint64
 		/* (t4 t5 t0 t1 : t2) < 2p: subtract p unless that borrows. */
 		"mov %[t4], %[x]\n\t"
 		"mov %[t5], %[y]\n\t"
-		"mov %[t0], %%rdx\n\t"
+		"mov %[t0], %[r2]\n\t"
 		"mov %[t1], %[t3]\n\t"
 		"sub $-1, %[x]\n\t"
 		"sbb %[p1], %[y]\n\t"
-		"sbb $0, %%rdx\n\t"
+		"sbb $0, %[r2]\n\t"
 		"sbb %[p3], %[t3]\n\t"
 		"sbb $0, %[t2]\n\t"
 		"cmovc %[t4], %[x]\n\t"
 		"cmovc %[t5], %[y]\n\t"
-		"cmovc %[t0], %%rdx\n\t"
+		"cmovc %[t0], %[r2]\n\t"
 		"cmovc %[t1], %[t3]\n\t"
-		"mov %[x], 0(%[r])\n\t"
-		"mov %[y], 8(%[r])\n\t"
-		"mov %%rdx, 16(%[r])\n\t"
-		"mov %[t3], 24(%[r])\n\t"
 		: [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3),
-		  [t4] "=&r"(t4), [t5] "=&r"(t5), [x] "=&r"(x), [y] "=&r"(y), P256_OUT(r)
-		: [r] "r"(r), [a] "r"(a), [b] "r"(b), [p1] "m"(p256_adx_p13[0]), [p3] "m"(p256_adx_p13[1]),
+		  [t4] "=&r"(t4), [t5] "=&r"(t5), [x] "=&r"(x), [y] "=&r"(y), [r2] "=&d"(r2)
+		: [a] "r"(a), [b] "r"(b), [p1] "m"(p256_adx_p13[0]), [p3] "m"(p256_adx_p13[1]),
 		  P256_IN(a), P256_IN(b)
-		: "rdx", "cc");
+		: "cc");
+	r[0] = x;
+	r[1] = y;
+	r[2] = r2;
+	r[3] = t3;
 }
 
 /*
@@ -268,15 +269,15 @@ static inline void p256_add_adx(uint64_t r[4], const uint64_t a[4], const uint64
 		"cmovc %[s1], %[d1]\n\t"
 		"cmovc %[s2], %[d2]\n\t"
 		"cmovc %[s3], %[d3]\n\t"
-		"mov %[d0], 0(%[r])\n\t"
-		"mov %[d1], 8(%[r])\n\t"
-		"mov %[d2], 16(%[r])\n\t"
-		"mov %[d3], 24(%[r])\n\t"
 		: [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3),
-		  [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3), [c] "=&r"(c), P256_OUT(r)
-		: [r] "r"(r), [a] "r"(a), [b] "r"(b), [p1] "m"(p256_adx_p13[0]), [p3] "m"(p256_adx_p13[1]),
+		  [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3), [c] "=&r"(c)
+		: [a] "r"(a), [b] "r"(b), [p1] "m"(p256_adx_p13[0]), [p3] "m"(p256_adx_p13[1]),
 		  P256_IN(a), P256_IN(b)
 		: "cc");
+	r[0] = d0;
+	r[1] = d1;
+	r[2] = d2;
+	r[3] = d3;
 }
 
 /* r = a - b mod p: the difference, plus p masked by its borrow. */
@@ -302,15 +303,14 @@ static inline void p256_sub_adx(uint64_t r[4], const uint64_t a[4], const uint64
 		"adc %[m1], %[s1]\n\t"
 		"adc $0, %[s2]\n\t"
 		"adc %[m3], %[s3]\n\t"
-		"mov %[s0], 0(%[r])\n\t"
-		"mov %[s1], 8(%[r])\n\t"
-		"mov %[s2], 16(%[r])\n\t"
-		"mov %[s3], 24(%[r])\n\t"
 		: [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3),
-		  [m] "=&r"(m), [m1] "=&r"(m1), [m3] "=&r"(m3), P256_OUT(r)
-		: [r] "r"(r), [a] "r"(a), [b] "r"(b), [p1] "m"(p256_adx_p13[0]), [p3] "m"(p256_adx_p13[1]),
-		  P256_IN(a), P256_IN(b)
+		  [m] "=&r"(m), [m1] "=&r"(m1), [m3] "=&r"(m3)
+		: [a] "r"(a), [b] "r"(b), [p3] "m"(p256_adx_p13[1]), P256_IN(a), P256_IN(b)
 		: "cc");
+	r[0] = s0;
+	r[1] = s1;
+	r[2] = s2;
+	r[3] = s3;
 }
 
 /* h p for h = 0..7, five limbs each (computed with Python's integers). */
@@ -365,16 +365,16 @@ static inline void p256_mulk_adx(uint64_t r[4], const uint64_t a[4], uint64_t k)
 		"adc %[h0], %[s1]\n\t"
 		"adc $0, %[s2]\n\t"
 		"adc %[h1], %[s3]\n\t"
-		"mov %[s0], 0(%[r])\n\t"
-		"mov %[s1], 8(%[r])\n\t"
-		"mov %[s2], 16(%[r])\n\t"
-		"mov %[s3], 24(%[r])\n\t"
 		: [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3), [s4] "=&r"(s4),
-		  [h0] "=&r"(h0), [h1] "=&r"(h1), [h2] "=&r"(h2), P256_OUT(r)
-		: [r] "r"(r), [a] "r"(a), [hp] "r"(p256_adx_hp), "d"(k),
+		  [h0] "=&r"(h0), [h1] "=&r"(h1), [h2] "=&r"(h2)
+		: [a] "r"(a), [hp] "r"(p256_adx_hp), "d"(k),
 		  [p1] "m"(p256_adx_p13[0]), [p3] "m"(p256_adx_p13[1]), P256_IN(a),
 		  "m"(p256_adx_hp)
 		: "cc");
+	r[0] = s0;
+	r[1] = s1;
+	r[2] = s2;
+	r[3] = s3;
 }
 
 #endif /* VOUCH_ACCEL_X86 && __x86_64__ */

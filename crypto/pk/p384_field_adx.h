@@ -31,9 +31,13 @@ struct p384_adx_limbs {
 	uint64_t v[6];
 };
 
-/* See p256_field_adx.h: the arrays as memory operands, beside the pointers. */
+/*
+ * See p256_field_adx.h: the arrays as memory operands beside the
+ * pointers, results in registers. Addition and subtraction use a "memory"
+ * clobber instead: with twelve registers busy, two more for the operands'
+ * addresses would not fit at -O0.
+ */
 #define P384_IN(p) "m"(*(const struct p384_adx_limbs *)(const void *)(p))
-#define P384_OUT(p) "=m"(*(struct p384_adx_limbs *)(void *)(p))
 
 /* p0, p1, p2 (no sign-extended imm32 holds them); p3..p5 are imm -1. */
 static const uint64_t p384_adx_p[3] = {
@@ -201,17 +205,16 @@ static inline void p384_add_adx(uint64_t r[6], const uint64_t a[6], const uint64
 		"adc 40(%[b]), %[s5]\n\t"
 		"adc $0, %[c]\n\t"
 		P384_FINAL("s0", "s1", "s2", "s3", "s4", "s5", "c")
-		"mov %[s0], 0(%[r])\n\t"
-		"mov %[s1], 8(%[r])\n\t"
-		"mov %[s2], 16(%[r])\n\t"
-		"mov %[s3], 24(%[r])\n\t"
-		"mov %[s4], 32(%[r])\n\t"
-		"mov %[s5], 40(%[r])\n\t"
 		: [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3),
-		  [s4] "=&r"(s4), [s5] "=&r"(s5), [c] "=&r"(c), [x] "=&r"(x), [y] "=&r"(y),
-		  P384_OUT(r)
-		: [r] "r"(r), [a] "r"(a), [b] "r"(b), P384_CONSTS, P384_IN(a), P384_IN(b)
-		: "rdx", "cc");
+		  [s4] "=&r"(s4), [s5] "=&r"(s5), [c] "=&r"(c), [x] "=&r"(x), [y] "=&r"(y)
+		: [a] "r"(a), [b] "r"(b), P384_CONSTS
+		: "rdx", "cc", "memory");
+	r[0] = s0;
+	r[1] = s1;
+	r[2] = s2;
+	r[3] = s3;
+	r[4] = s4;
+	r[5] = s5;
 }
 
 /* r = a - b mod p: the difference, plus p masked by its borrow. */
@@ -245,17 +248,16 @@ static inline void p384_sub_adx(uint64_t r[6], const uint64_t a[6], const uint64
 		"adc %[m], %[s3]\n\t"
 		"adc %[m], %[s4]\n\t"
 		"adc %[m], %[s5]\n\t"
-		"mov %[s0], 0(%[r])\n\t"
-		"mov %[s1], 8(%[r])\n\t"
-		"mov %[s2], 16(%[r])\n\t"
-		"mov %[s3], 24(%[r])\n\t"
-		"mov %[s4], 32(%[r])\n\t"
-		"mov %[s5], 40(%[r])\n\t"
 		: [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3),
-		  [s4] "=&r"(s4), [s5] "=&r"(s5), [m] "=&r"(m), [x] "=&r"(x), [y] "=&r"(y),
-		  P384_OUT(r)
-		: [r] "r"(r), [a] "r"(a), [b] "r"(b), P384_CONSTS, P384_IN(a), P384_IN(b)
-		: "rdx", "cc");
+		  [s4] "=&r"(s4), [s5] "=&r"(s5), [m] "=&r"(m), [x] "=&r"(x), [y] "=&r"(y)
+		: [a] "r"(a), [b] "r"(b), P384_CONSTS
+		: "rdx", "cc", "memory");
+	r[0] = s0;
+	r[1] = s1;
+	r[2] = s2;
+	r[3] = s3;
+	r[4] = s4;
+	r[5] = s5;
 }
 
 /* h p for h = 0..7, seven limbs each (computed with Python's integers). */
