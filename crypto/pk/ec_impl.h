@@ -10,21 +10,27 @@
  *   EC_B_MONT         b * R mod p
  *   EC_GX, EC_GY      the generator (plain, not Montgomery)
  *   EC_ID, EC_NAME, EC_DESC   enum value, name, descriptor symbol
+ *   EC_FE_MUL, EC_FE_SQR      portable Montgomery multiplication and
+ *                     squaring modulo p (p256_field.h, or this file's
+ *                     ec_mont_* for P-384)
+ *   EC_FE_ACCEL_FEATURES and EC_FE_ACCEL_MUL, _SQR, _ADD, _SUB, and
+ *   optionally _MULK  an accelerated set (p256_field_adx.h,
+ *                     p384_field_adx.h) and the cpu.h features it needs
  *
  * Limb arrays are little-endian. Field elements are kept in Montgomery
  * form (a * R mod p) and always fully reduced, so equality is equality of
- * limbs. The moduli are compile-time constants, so each inclusion is a
- * multiplier specialised to its prime (for P-256, p' = 1 and the zero limb
- * of p fold away); no generic big-integer code is involved.
+ * limbs, and every implementation of the field gives the same limbs. The
+ * moduli are compile-time constants, so the generic code here is still
+ * specialised to each prime; no generic big-integer code is involved.
  *
  * Points are Jacobian (X : Y : Z), x = X / Z^2, y = Y / Z^3, with Z = 0
  * the point at infinity. The addition functions handle every special case
  * that verification can meet: either input at infinity, P + P and P + -P.
  *
- * Inversion (of s mod n, and of Z in the tables) is ec_inv.c's
- * variable-time divsteps; Fermat's a^(p-2) would cost several times more. The
- * final check x(R) mod n = r compares X with r Z^2 (and (r + n) Z^2), so
- * verification inverts no field element.
+ * Inversion (of s mod n, and of the Q table's Z in one batch) is
+ * ec_inv.c's variable-time divsteps; Fermat's a^(p-2) would cost several
+ * times more. The final check x(R) mod n = r compares X with r Z^2 (and
+ * (r + n) Z^2), so R is never made affine.
  *
  * Variable time throughout: every value here is public (key, digest,
  * signature), so branches on data are fine; correctness on every input is
@@ -32,9 +38,9 @@
  * their conditions are unpredictable and a mispredicted branch costs more.
  *
  * The moduli are constants of each inclusion, and the arithmetic on them
- * is forced inline (always_inline) into one small wrapper per modulus
- * (fe_* for p, sc_* for n), so that each wrapper is compiled for its
- * prime.
+ * is forced inline (always_inline) into one small wrapper per modulus and
+ * operation (fe_* for p, sc_* for n), so that each wrapper is compiled for
+ * its prime; fe_* also choose between the field's implementations.
  */
 #include <assert.h>
 #include <errno.h>

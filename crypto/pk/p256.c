@@ -37,6 +37,8 @@
 #define EC_NAME "P-256"
 #define EC_DESC vouch_ec_p256
 
+/* The field: p256_field.h in portable C, p256_field_adx.h with BMI2 and
+ * ADX (both using p's form), chosen at run time by ec_impl.h. */
 #include "p256_field.h"
 #include "p256_field_adx.h"
 #define EC_FE_MUL p256_mul_port

@@ -36,7 +36,11 @@
 #define EC_NAME "P-384"
 #define EC_DESC vouch_ec_p384
 
-/* Generic Montgomery code for now (ec_impl.h's ec_mont_*). */
+/*
+ * The portable field is ec_impl.h's Montgomery code on p's constant limbs;
+ * the accelerated set (BMI2 and ADX) is p384_field_adx.h's, which uses p's
+ * form (-p^-1 = 2^32 + 1, three all-ones limbs).
+ */
 #define EC_FE_MUL(r, a, b) ec_mont_mul(&ec_fp, r, a, b)
 #define EC_FE_SQR(r, a) ec_mont_sqr(&ec_fp, r, a)
 #include "p384_field_adx.h"
