@@ -332,11 +332,44 @@ int vouch_der_tlv(const struct vouch_der *d, const char *field, struct vouch_spa
 	return 0;
 }
 
+/*
+ * The whole length of the BER element at p[0..avail), through the
+ * end-of-contents octets of indefinite ones (X.690 §8.1.5).
+ */
+static int measure(const uint8_t *p, size_t avail, unsigned depth, size_t *len)
+{
+	struct header h;
+	size_t pos;
+	int rc = read_header(p, avail, &h);
+
+	if (rc)
+		return rc;
+	if (!h.indefinite) {
+		*len = h.header_len + h.content_len;
+		return 0;
+	}
+	if (depth + 1 > VOUCH_DER_MAX_DEPTH)
+		return -EBADMSG;
+	for (pos = h.header_len; avail - pos < 2 || p[pos] != 0 || p[pos + 1] != 0;) {
+		size_t child;
+
+		if (pos >= avail)
+			return -EBADMSG;
+		rc = measure(p + pos, avail - pos, depth + 1, &child);
+		if (rc)
+			return rc;
+		pos += child;
+	}
+	*len = pos + 2;
+	return 0;
+}
+
 int vouch_der_explicit(const struct vouch_der *d, const char *field, struct vouch_span *inner)
 {
 	struct vouch_span tlv;
-	struct header outer, h;
+	struct header outer;
 	const uint8_t *p;
+	size_t avail, len;
 	int rc;
 
 	if (!inner)
@@ -348,15 +381,17 @@ int vouch_der_explicit(const struct vouch_der *d, const char *field, struct vouc
 	rc = read_header(p, tlv.len, &outer);
 	if (rc)
 		return rc;
-	if (!outer.constructed || outer.cls != CLASS_CONTEXT || outer.indefinite)
+	if (!outer.constructed || outer.cls != CLASS_CONTEXT)
 		return -EBADMSG;
-	rc = read_header(p + outer.header_len, outer.content_len, &h);
+	/* BER: an indefinite tag holds its element, then 00 00. */
+	avail = outer.indefinite ? tlv.len - outer.header_len : outer.content_len;
+	rc = measure(p + outer.header_len, avail, 0, &len);
 	if (rc)
 		return rc;
-	if (h.indefinite || h.header_len + h.content_len != outer.content_len)
+	if (len != (outer.indefinite ? avail - 2 : avail))
 		return -EBADMSG;
 	inner->off = tlv.off + outer.header_len;
-	inner->len = outer.content_len;
+	inner->len = len;
 	return 0;
 }
 
@@ -569,6 +604,219 @@ int vouch_der_element(const uint8_t *root, struct vouch_span tlv, uint8_t *tag,
 	content->off = tlv.off + h.header_len;
 	content->len = h.content_len;
 	return 0;
+}
+
+int vouch_der_check(const uint8_t *root, struct vouch_span span)
+{
+	struct header h;
+	int rc;
+
+	if (!root)
+		return -EINVAL;
+	rc = read_header(root + span.off, span.len, &h);
+	if (rc)
+		return rc;
+	if (h.indefinite || h.header_len + h.content_len != span.len)
+		return -EBADMSG;
+	return check_canonical(root + span.off, span.len, 0);
+}
+
+/* X.690 §11.6's order of two encodings: <0, 0 or >0. */
+static int set_order(const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_len)
+{
+	size_t n = a_len > b_len ? a_len : b_len;
+
+	for (size_t i = 0; i < n; i++) {
+		uint8_t x = i < a_len ? a[i] : 0, y = i < b_len ? b[i] : 0;
+
+		if (x != y)
+			return x < y ? -1 : 1;
+	}
+	return 0;
+}
+
+int vouch_der_set_sorted(const uint8_t *root, struct vouch_span span)
+{
+	const uint8_t *p, *prev = NULL;
+	struct header h;
+	size_t pos, prev_len = 0;
+	int rc;
+
+	if (!root)
+		return -EINVAL;
+	p = root + span.off;
+	rc = read_header(p, span.len, &h);
+	if (rc)
+		return rc;
+	if (!h.constructed || h.indefinite)
+		return -EBADMSG;
+	for (pos = h.header_len; pos < h.header_len + h.content_len;) {
+		struct header e;
+		size_t len;
+
+		rc = read_header(p + pos, h.header_len + h.content_len - pos, &e);
+		if (rc)
+			return rc;
+		if (e.indefinite)
+			return -EBADMSG;
+		len = e.header_len + e.content_len;
+		if (prev && set_order(prev, prev_len, p + pos, len) > 0)
+			return -EBADMSG;
+		prev = p + pos;
+		prev_len = len;
+		pos += len;
+	}
+	return 0;
+}
+
+/*
+ * Append the primitive pieces of the OCTET STRING at p[0..avail) to
+ * frags; *used is set to the element's whole length (for an indefinite
+ * one, through its end-of-contents octets).
+ */
+static int collect_fragments(const uint8_t *root, size_t off, size_t avail, unsigned depth,
+			     struct vouch_span *frags, size_t max, size_t *count, size_t *used)
+{
+	const uint8_t *p = root + off;
+	struct header h;
+	size_t pos;
+	int rc = read_header(p, avail, &h);
+
+	if (rc)
+		return rc;
+	if ((p[0] & 0xdf) != TAG_OCTET_STRING)
+		return -EBADMSG;                /* X.690 §8.7.3.2: pieces are OCTET STRINGs */
+	if (!h.constructed) {
+		if (*count == max)
+			return -E2BIG;
+		frags[(*count)++] = (struct vouch_span){ off + h.header_len, h.content_len };
+		*used = h.header_len + h.content_len;
+		return 0;
+	}
+	if (depth + 1 > VOUCH_DER_MAX_DEPTH)
+		return -EBADMSG;
+	pos = h.header_len;
+	for (;;) {
+		size_t end = h.indefinite ? avail : h.header_len + h.content_len, piece;
+
+		if (pos == end && !h.indefinite)
+			break;
+		if (h.indefinite && end - pos >= 2 && p[pos] == 0 && p[pos + 1] == 0) {
+			pos += 2;               /* end-of-contents */
+			break;
+		}
+		if (pos >= end)
+			return -EBADMSG;        /* indefinite without its end */
+		rc = collect_fragments(root, off + pos, end - pos, depth + 1, frags, max, count,
+				       &piece);
+		if (rc)
+			return rc;
+		pos += piece;
+	}
+	*used = pos;
+	return 0;
+}
+
+int vouch_der_fragments(const uint8_t *root, struct vouch_span tlv, struct vouch_span *frags,
+			size_t max, size_t *count)
+{
+	size_t used = 0;
+	int rc;
+
+	if (!root || !frags || !count)
+		return -EINVAL;
+	*count = 0;
+	rc = collect_fragments(root, tlv.off, tlv.len, 0, frags, max, count, &used);
+	if (rc == 0 && used != tlv.len)
+		rc = -EBADMSG;
+	if (rc)
+		*count = 0;
+	return rc;
+}
+
+/* ---- Times (RFC 5280 §4.1.2.5, RFC 5652 §11.3) ---- */
+
+/* Days from 1970-01-01 to y-m-d of the proleptic Gregorian calendar. */
+static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
+{
+	int64_t era;
+	unsigned yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = (unsigned)(y - era * 400);
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + (int64_t)doe - 719468;
+}
+
+static int is_leap(unsigned y)
+{
+	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+/* n decimal digits at s, or -1 if any is not a digit. */
+static int digits(const uint8_t *s, int n)
+{
+	int v = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v;
+}
+
+/*
+ * UTCTime YYMMDDHHMMSSZ (years 1950-2049) or GeneralizedTime
+ * YYYYMMDDHHMMSSZ: RFC 5280 requires exactly these forms (seconds, Z, no
+ * fractions).
+ */
+static int parse_time(uint8_t tag, const uint8_t *s, size_t len, int64_t *out)
+{
+	static const unsigned mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	int year, month, day, hour, min, sec;
+	size_t ylen;
+
+	if (tag == 0x17 && len == 13) {
+		ylen = 2;
+		year = digits(s, 2);
+		if (year >= 0)
+			year += year < 50 ? 2000 : 1900;
+	} else if (tag == 0x18 && len == 15) {
+		ylen = 4;
+		year = digits(s, 4);
+	} else {
+		return -EBADMSG;
+	}
+	month = digits(s + ylen, 2);
+	day = digits(s + ylen + 2, 2);
+	hour = digits(s + ylen + 4, 2);
+	min = digits(s + ylen + 6, 2);
+	sec = digits(s + ylen + 8, 2);
+	if (year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 ||
+	    min < 0 || min > 59 || sec < 0 || sec > 59 || s[len - 1] != 'Z')
+		return -EBADMSG;
+	if ((unsigned)day > mdays[month - 1] + (month == 2 && is_leap((unsigned)year)))
+		return -EBADMSG;
+	*out = days_from_civil(year, (unsigned)month, (unsigned)day) * 86400 +
+	       hour * 3600 + min * 60 + sec;
+	return 0;
+}
+
+int vouch_der_time(const uint8_t *root, struct vouch_span tlv, int64_t *out)
+{
+	struct vouch_span content;
+	uint8_t tag;
+	int rc;
+
+	if (!out)
+		return -EINVAL;
+	rc = vouch_der_element(root, tlv, &tag, &content);
+	if (rc)
+		return rc;
+	return parse_time(tag, root + content.off, content.len, out);
 }
 
 int vouch_der_span_is_null(const uint8_t *root, struct vouch_span tlv)

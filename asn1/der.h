@@ -132,6 +132,39 @@ int vouch_der_count(const struct vouch_der *d, const char *field, size_t *count)
 int vouch_der_element(const uint8_t *root, struct vouch_span tlv, uint8_t *tag,
 		      struct vouch_span *content);
 
+/*
+ * Check that the element at span of root is canonical DER by the rules
+ * above (for the parts of a BER message a signature covers): 0 or
+ * -EBADMSG.
+ */
+int vouch_der_check(const uint8_t *root, struct vouch_span span);
+
+/*
+ * Check that the elements inside the constructed element at span are in
+ * DER's SET OF order (X.690 §11.6: ascending as octet strings, the
+ * shorter padded with zeros): 0 or -EBADMSG. The element must be DER.
+ */
+int vouch_der_set_sorted(const uint8_t *root, struct vouch_span span);
+
+/*
+ * The content of the OCTET STRING element at tlv of root as fragments:
+ * one span for a primitive encoding, or, for BER's constructed form
+ * (definite or indefinite length, as `openssl cms -stream` writes), the
+ * primitive pieces in order, nested at most VOUCH_DER_MAX_DEPTH deep.
+ * Writes at most max spans; -E2BIG if there are more, -EBADMSG if the
+ * encoding is not an OCTET STRING or is malformed. *count is the number
+ * written.
+ */
+int vouch_der_fragments(const uint8_t *root, struct vouch_span tlv, struct vouch_span *frags,
+			size_t max, size_t *count);
+
+/*
+ * The UTCTime (YYMMDDHHMMSSZ, years 1950-2049) or GeneralizedTime
+ * (YYYYMMDDHHMMSSZ) element at tlv, in seconds since the epoch: the only
+ * forms RFC 5280 §4.1.2.5 and RFC 5652 §11.3 allow. -EBADMSG otherwise.
+ */
+int vouch_der_time(const uint8_t *root, struct vouch_span tlv, int64_t *out);
+
 /* 1 if the whole element at tlv is the DER NULL (05 00), else 0. */
 int vouch_der_span_is_null(const uint8_t *root, struct vouch_span tlv);
 

@@ -149,7 +149,7 @@ static int read_ec_params(struct vouch_asn1_spki *out, const uint8_t *root,
 	default:
 		return -EBADMSG;
 	}
-	rc = vouch_der_decode_span(&d, "ECNamedCurve", root, params, VOUCH_DER_STRICT);
+	rc = vouch_der_decode_span(&d, "ObjectIdentifier", root, params, VOUCH_DER_STRICT);
 	if (rc)
 		return rc;
 	/* The root of a decoded plain type is the empty path. */

@@ -12,6 +12,7 @@
 
 #include "der.h"
 #include "keys.h"
+#include "x509_internal.h"
 
 /* libtasn1 paths are built into buffers of this size. */
 #define PATH_MAX_LEN 96
@@ -21,88 +22,14 @@
 /* The largest pathLenConstraint accepted (anything real is tiny). */
 #define PATH_LEN_MAX 255
 
-/* ---- Times (RFC 5280 §4.1.2.5) ---- */
-
-/* Days from 1970-01-01 to y-m-d of the proleptic Gregorian calendar. */
-static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
-{
-	int64_t era;
-	unsigned yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = (unsigned)(y - era * 400);
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + (int64_t)doe - 719468;
-}
-
-static int is_leap(unsigned y)
-{
-	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-}
-
-/* n decimal digits at s, or -1 if any is not a digit. */
-static int digits(const uint8_t *s, int n)
-{
-	int v = 0;
-
-	for (int i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		v = v * 10 + (s[i] - '0');
-	}
-	return v;
-}
-
-/*
- * UTCTime YYMMDDHHMMSSZ (years 1950-2049) or GeneralizedTime
- * YYYYMMDDHHMMSSZ: RFC 5280 requires exactly these forms (seconds, Z, no
- * fractions).
- */
-static int parse_time(uint8_t tag, const uint8_t *s, size_t len, int64_t *out)
-{
-	static const unsigned mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
-	int year, month, day, hour, min, sec;
-	size_t ylen;
-
-	if (tag == 0x17 && len == 13) {
-		ylen = 2;
-		year = digits(s, 2);
-		if (year >= 0)
-			year += year < 50 ? 2000 : 1900;
-	} else if (tag == 0x18 && len == 15) {
-		ylen = 4;
-		year = digits(s, 4);
-	} else {
-		return -EBADMSG;
-	}
-	month = digits(s + ylen, 2);
-	day = digits(s + ylen + 2, 2);
-	hour = digits(s + ylen + 4, 2);
-	min = digits(s + ylen + 6, 2);
-	sec = digits(s + ylen + 8, 2);
-	if (year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 ||
-	    min < 0 || min > 59 || sec < 0 || sec > 59 || s[len - 1] != 'Z')
-		return -EBADMSG;
-	if ((unsigned)day > mdays[month - 1] + (month == 2 && is_leap((unsigned)year)))
-		return -EBADMSG;
-	*out = days_from_civil(year, (unsigned)month, (unsigned)day) * 86400 +
-	       hour * 3600 + min * 60 + sec;
-	return 0;
-}
-
 static int read_time(const struct vouch_der *d, const char *field, const uint8_t *root,
 		     int64_t *out)
 {
-	struct vouch_span tlv, content;
-	uint8_t tag;
+	struct vouch_span tlv;
 	int rc = vouch_der_tlv(d, field, &tlv);
 
 	if (rc == 0)
-		rc = vouch_der_element(root, tlv, &tag, &content);
-	if (rc == 0)
-		rc = parse_time(tag, root + content.off, content.len, out);
+		rc = vouch_der_time(root, tlv, out);
 	return rc == -ENOENT ? -EBADMSG : rc;
 }
 
@@ -245,7 +172,7 @@ static int read_eku(struct vouch_x509_cert *cert, const uint8_t *root, struct vo
 static int read_skid(struct vouch_x509_cert *cert, const uint8_t *root, struct vouch_span value)
 {
 	struct vouch_der d;
-	int rc = vouch_der_decode_span(&d, "SubjectKeyIdentifier", root, value, VOUCH_DER_STRICT);
+	int rc = vouch_der_decode_span(&d, "OctetString", root, value, VOUCH_DER_STRICT);
 
 	if (rc)
 		return rc;
@@ -449,11 +376,27 @@ static int read_certificate(const struct vouch_der *d, const uint8_t *root,
 	return rc;
 }
 
+int vouch_x509_read(struct vouch_x509_cert *cert, const uint8_t *root, struct vouch_span span)
+{
+	struct vouch_der d;
+	int rc;
+
+	memset(cert, 0, sizeof(*cert));
+	rc = vouch_der_decode_span(&d, "Certificate", root, span, VOUCH_DER_STRICT);
+	if (rc)
+		return rc;
+	cert->raw = span;
+	rc = read_certificate(&d, root, cert);
+	vouch_der_free(&d);
+	if (rc)
+		memset(cert, 0, sizeof(*cert));
+	return rc;
+}
+
 /* see vouch/x509.h */
 int vouch_x509_parse(struct vouch_x509_cert **out, const uint8_t *der, size_t len)
 {
 	struct vouch_x509_cert *cert;
-	struct vouch_der d;
 	int rc;
 
 	if (!out)
@@ -461,17 +404,10 @@ int vouch_x509_parse(struct vouch_x509_cert **out, const uint8_t *der, size_t le
 	*out = NULL;
 	if (!der)
 		return -EINVAL;
-	rc = vouch_der_decode(&d, "Certificate", der, len, VOUCH_DER_STRICT);
-	if (rc)
-		return rc;
-	cert = calloc(1, sizeof(*cert));
-	if (!cert) {
-		vouch_der_free(&d);
+	cert = malloc(sizeof(*cert));
+	if (!cert)
 		return -ENOMEM;
-	}
-	cert->raw = (struct vouch_span){ 0, len };
-	rc = read_certificate(&d, der, cert);
-	vouch_der_free(&d);
+	rc = vouch_x509_read(cert, der, (struct vouch_span){ 0, len });
 	if (rc) {
 		free(cert);
 		return rc;

@@ -15,6 +15,7 @@
 #include <vouch/ecdsa.h>
 #include <vouch/pubkey.h>
 #include <vouch/x509.h>
+#include <vouch/pkcs7.h>
 #include <vouch/drbg.h>
 #include <vouch/rng.h>
 

@@ -1,0 +1,149 @@
+/**
+ * @file vouch/pkcs7.h
+ * @brief PKCS#7 / CMS SignedData parsed into a flat structure (RFC 5652).
+ *
+ * The parser reads a ContentInfo holding SignedData (versions 1 and 3):
+ * digestAlgorithms, the encapsulated content (attached or detached, of any
+ * content type; chunked BER content as a list of fragments, to be digested
+ * in order), the certificates (each parsed as vouch/x509.h does; other
+ * CertificateChoices are counted and skipped), CRLs tolerated, and each
+ * SignerInfo: both signer identifiers, digest algorithm, the signedAttrs
+ * element (its bytes, for the verifier to digest with the first octet
+ * replaced by the SET tag 0x31) with contentType, messageDigest and
+ * signingTime read and counted, signature algorithm and value,
+ * unsignedAttrs tolerated. No crypto, no I/O, no policy: whether a
+ * message is acceptable is the verifier's question.
+ *
+ * Encoding: BER where real signers produce it (indefinite lengths and
+ * chunked content in the outer layers), strict DER where a signature
+ * depends on the encoding: each certificate, each signedAttrs element
+ * (minimal lengths and integers; the SET OF order only with
+ * VOUCH_PKCS7_STRICT_SET_ORDER) and each signature value.
+ *
+ * Limits (struct vouch_pkcs7_limits) bound everything the input can make
+ * the parser allocate or loop over; exceeding one is -E2BIG for the input
+ * size and -EBADMSG for the rest.
+ *
+ * Ownership: a parsed message points into the caller's buffer, which must
+ * outlive it; free it with vouch_pkcs7_free(). Its arrays live inside
+ * the structure (the content fragments in one array it owns).
+ * Thread-safety: a parsed message is read-only; parsing is reentrant.
+ */
+#ifndef VOUCH_PKCS7_H
+#define VOUCH_PKCS7_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <vouch/common.h>
+#include <vouch/x509.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Fixed capacities of the parsed structure (the limits' upper bounds). */
+#define VOUCH_PKCS7_MAX_CERTS         32
+#define VOUCH_PKCS7_MAX_SIGNERS       16
+#define VOUCH_PKCS7_MAX_DIGEST_ALGS   16
+
+/** Limits; vouch_pkcs7_limits_default() gives the defaults shown. */
+struct vouch_pkcs7_limits {
+	size_t max_input;       /**< whole message, bytes (16 MiB) */
+	size_t max_certs;       /**< certificates (32, at most VOUCH_PKCS7_MAX_CERTS) */
+	size_t max_signers;     /**< SignerInfos (16, at most VOUCH_PKCS7_MAX_SIGNERS) */
+	size_t max_attrs;       /**< attributes per signer, signed and unsigned (32) */
+	size_t max_fragments;   /**< pieces of chunked content (65536) */
+	unsigned flags;         /**< VOUCH_PKCS7_STRICT_* */
+};
+
+/** Limits flag: refuse signedAttrs whose SET OF is not in DER order. */
+#define VOUCH_PKCS7_STRICT_SET_ORDER 0x1u
+
+/** How a signer is identified (RFC 5652 §5.3). */
+enum vouch_pkcs7_sid {
+	VOUCH_PKCS7_SID_ISSUER_SERIAL = 1,  /**< issuerAndSerialNumber (version 1) */
+	VOUCH_PKCS7_SID_SKID = 2,           /**< subjectKeyIdentifier (version 3) */
+};
+
+/** One SignerInfo. Spans are into the message buffer. */
+struct vouch_pkcs7_signer {
+	int version;                    /**< 1 or 3, matching sid_kind */
+	int sid_kind;                   /**< enum vouch_pkcs7_sid */
+	struct vouch_span sid_issuer;   /**< issuer Name (whole element) */
+	struct vouch_span sid_serial;   /**< serialNumber content octets */
+	struct vouch_span sid_skid;     /**< subjectKeyIdentifier octets */
+	struct vouch_span digest_alg;   /**< digestAlgorithm (whole element) */
+	int has_signed_attrs;
+	struct vouch_span signed_attrs; /**< the [0] element as received */
+	size_t attr_count;              /**< signed attributes */
+	unsigned content_type_count;    /**< contentType attributes (and values) seen */
+	struct vouch_span content_type; /**< the first one's OID content octets */
+	unsigned message_digest_count;  /**< messageDigest attributes (and values) seen */
+	struct vouch_span message_digest; /**< the first one's octets */
+	unsigned signing_time_count;    /**< signingTime attributes (and values) seen */
+	int64_t signing_time;           /**< the first one, seconds since the epoch */
+	struct vouch_span sig_alg;      /**< signatureAlgorithm (whole element) */
+	struct vouch_span signature;    /**< the signature value's octets */
+	int has_unsigned_attrs;
+};
+
+/** A parsed SignedData message. */
+struct vouch_pkcs7 {
+	struct vouch_span raw;              /**< the whole ContentInfo */
+	int version;                        /**< SignedData version: 1 or 3 */
+	size_t digest_alg_count;
+	struct vouch_span digest_algs[VOUCH_PKCS7_MAX_DIGEST_ALGS]; /**< whole elements */
+	struct vouch_span content_type;     /**< eContentType's OID content octets */
+	int has_content;                    /**< 0: detached */
+	int content_is_octets;              /**< eContent is an OCTET STRING */
+	struct vouch_span content;          /**< eContent's inner element (whole) */
+	size_t fragment_count;              /**< pieces of the content octets */
+	struct vouch_span *fragments;       /**< in order; for a non-OCTET STRING
+					      content, its whole element */
+	size_t cert_count;
+	struct vouch_x509_cert certs[VOUCH_PKCS7_MAX_CERTS];
+	size_t skipped_certs;               /**< CertificateChoices other than X.509 */
+	int has_crls;
+	size_t signer_count;
+	struct vouch_pkcs7_signer signers[VOUCH_PKCS7_MAX_SIGNERS];
+};
+
+/**
+ * The default limits.
+ * @param[out] limits  filled with the defaults listed in the struct.
+ */
+VOUCH_EXPORT void vouch_pkcs7_limits_default(struct vouch_pkcs7_limits *limits);
+
+/**
+ * Parse a BER/DER ContentInfo holding SignedData.
+ *
+ * @param[out] out     the message (free with vouch_pkcs7_free()), or NULL
+ *                     on failure.
+ * @param[in]  buf     the message; it must outlive @p *out.
+ * @param[in]  len     its length: the whole input is one ContentInfo.
+ * @param[in]  limits  limits, or NULL for the defaults; each may only be
+ *                     lowered below the capacities above.
+ * @return in descending priority: -EINVAL if @p out or @p buf is NULL or
+ *         a limit exceeds its capacity; -E2BIG if @p len exceeds
+ *         max_input; -EBADMSG if malformed (bad BER/DER, a wrong or
+ *         missing field, SignedData version other than 1 or 3, a
+ *         SignerInfo version that does not match its identifier, a
+ *         certificate that does not parse, non-DER signedAttrs, more of
+ *         anything than a limit); -ENOPKG if the content type is not
+ *         signedData (EnvelopedData, ...); -ENOMEM; otherwise 0.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_pkcs7_parse(struct vouch_pkcs7 **out,
+						     const uint8_t *buf, size_t len,
+						     const struct vouch_pkcs7_limits *limits);
+
+/**
+ * Free a parsed message.
+ * @param[in] msg  the message, or NULL (then nothing happens).
+ */
+VOUCH_EXPORT void vouch_pkcs7_free(struct vouch_pkcs7 *msg);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VOUCH_PKCS7_H */
