@@ -364,12 +364,12 @@ static inline __attribute__((always_inline)) void ec_mod_inv(const struct ec_mod
 /*
  * The field. The curve supplies portable Montgomery multiplication and
  * squaring (EC_FE_MUL, EC_FE_SQR) and may supply an accelerated set
- * (EC_FE_ACCEL_MUL, _SQR, _ADD, _SUB), usable when cpu.h reports every
- * feature of EC_FE_ACCEL_FEATURES. Both give the same limbs, so which
- * one runs is a matter of speed only: ec_fe_select() refreshes the choice
- * at each entry point (a relaxed atomic, so a test that pins the portable
- * path takes effect at its next call, and threads never race), and each
- * fe_* tests it with one well-predicted branch.
+ * (EC_FE_ACCEL_MUL, _SQR, _ADD, _SUB, and optionally _MULK), usable when
+ * cpu.h reports every feature of EC_FE_ACCEL_FEATURES. Both give the same
+ * limbs, so which one runs is a matter of speed only: ec_fe_select()
+ * refreshes the choice at each entry point (a relaxed atomic, so a test
+ * that pins the portable path takes effect at its next call, and threads
+ * never race), and each fe_* tests it with one well-predicted branch.
  */
 #ifdef EC_FE_ACCEL_FEATURES
 static _Atomic int ec_fe_accel;
