@@ -13,8 +13,7 @@
 
 #include <vouch/pubkey.h>
 
-/* The tools' input cap for keys and signatures. */
-#define MAX_INPUT 16384
+#include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -41,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct vouch_pubkey key;
 	struct vouch_sig_alg alg;
 
-	if (size > MAX_INPUT)
+	if (size > FUZZ_MAX_INPUT)
 		return 0;
 	if (vouch_pubkey_load_spki(&key, data, size, VOUCH_PUBKEY_ALLOW_LEGACY) == 0) {
 		(void)vouch_pubkey_type(&key);
