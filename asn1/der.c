@@ -145,7 +145,7 @@ static bool oid_valid(const uint8_t *c, size_t len)
 
 static bool integer_minimal(const uint8_t *c, size_t len)
 {
-	if (len == 0)
+	if (len == 0 || len > VOUCH_DER_MAX_INTEGER)
 		return false;
 	if (len >= 2 && ((c[0] == 0x00 && !(c[1] & 0x80)) || (c[0] == 0xff && (c[1] & 0x80))))
 		return false;                   /* X.690 §8.3.2: a redundant first octet */

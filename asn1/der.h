@@ -16,7 +16,8 @@
  *                     ../shared/notes/pkcs7.md §2.4). The walk refuses:
  *                     indefinite and non-minimal lengths, non-minimal tag
  *                     numbers, constructed strings, primitive SEQUENCE/SET,
- *                     non-minimal or empty INTEGER/ENUMERATED, BOOLEAN
+ *                     non-minimal, empty or over-long (VOUCH_DER_MAX_INTEGER)
+ *                     INTEGER/ENUMERATED, BOOLEAN
  *                     other than 00/FF, NULL with content, BIT STRING with
  *                     more than 7 or non-zero unused bits, OBJECT
  *                     IDENTIFIER with padded or unterminated subidentifiers
@@ -50,8 +51,11 @@ struct asn1_node_st;
 #define VOUCH_DER_MAX_LEN ((size_t)0x7fffffff)
 /* The longest OBJECT IDENTIFIER content accepted (CVE-2023-2650's DoS). */
 #define VOUCH_DER_MAX_OID 64
-/* The deepest nesting of constructed elements the canonical walk accepts. */
-#define VOUCH_DER_MAX_DEPTH 32
+/* The deepest nesting of constructed elements accepted (issue 7's 16:
+ * real certificates and messages need about 10). */
+#define VOUCH_DER_MAX_DEPTH 16
+/* The longest INTEGER content: an 8192-bit modulus with its sign octet. */
+#define VOUCH_DER_MAX_INTEGER 1025
 
 enum vouch_der_mode {
 	VOUCH_DER_STRICT = 0,

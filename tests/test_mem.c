@@ -52,7 +52,7 @@ static void test_strerror(void **state)
 	static const int codes[] = {
 		0, -EBADMSG, -E2BIG, -ENOPKG, -EKEYREJECTED, -EKEYREVOKED, -EKEYEXPIRED,
 		-EPERM, -ENOKEY, -EINVAL, -ENOMEM, -ETIMEDOUT, -ECHILD, -EAGAIN, -EFAULT,
-		-ESTALE,
+		-ESTALE, -EIO, -ENODEV, -ENODATA,
 	};
 
 	/* Each code of the vocabulary has its own message. */

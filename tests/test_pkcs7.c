@@ -262,6 +262,71 @@ static void test_bit_flips(void **state)
 	free(buf);
 }
 
+/* content || PKCS#7 || struct module_signature || marker, as sign-file writes. */
+static uint8_t *make_module(size_t *len, const uint8_t trailer[12])
+{
+	size_t content_len, sig_len, marker_len = strlen(VOUCH_MODSIG_MARKER);
+	uint8_t *content = fixture("content.bin", &content_len), *sig = fixture("noattr.der", &sig_len);
+	uint8_t *mod = malloc(content_len + sig_len + 12 + marker_len);
+
+	assert_non_null(mod);
+	memcpy(mod, content, content_len);
+	memcpy(mod + content_len, sig, sig_len);
+	memcpy(mod + content_len + sig_len, trailer, 12);
+	memcpy(mod + content_len + sig_len + 12, VOUCH_MODSIG_MARKER, marker_len);
+	*len = content_len + sig_len + 12 + marker_len;
+	free(content);
+	free(sig);
+	return mod;
+}
+
+static void test_module_split(void **state)
+{
+	size_t len, content_len, sig_len;
+	struct vouch_span sig;
+	struct vouch_pkcs7 *msg;
+	uint8_t *noattr = fixture("noattr.der", &sig_len);
+	uint8_t trailer[12] = { 0, 0, 2, 0, 0, 0, 0, 0 };
+	uint8_t *mod;
+
+	(void)state;
+	trailer[8] = (uint8_t)(sig_len >> 24);
+	trailer[9] = (uint8_t)(sig_len >> 16);
+	trailer[10] = (uint8_t)(sig_len >> 8);
+	trailer[11] = (uint8_t)sig_len;
+	mod = make_module(&len, trailer);
+	assert_vouch_ok(vouch_pkcs7_split_module(mod, len, &content_len, &sig));
+	assert_int_equal(content_len, 20480);
+	assert_int_equal(sig.off, content_len);
+	assert_int_equal(sig.len, sig_len);
+	assert_vouch_ok(vouch_pkcs7_parse(&msg, mod + sig.off, sig.len, NULL));
+	vouch_pkcs7_free(msg);
+	/* MALFORMED.md N33, one field at a time. */
+	assert_vouch_err(vouch_pkcs7_split_module(mod, len - 1, &content_len, &sig), -ENODATA);
+	assert_vouch_err(vouch_pkcs7_split_module(mod, 10, &content_len, &sig), -ENODATA);
+	for (int field = 0; field < 12; field++) {
+		uint8_t bad[12];
+		int want = field == 2 ? -ENOPKG : -EBADMSG;
+
+		if (field >= 8 && field < 10)
+			continue;               /* sig_len's high bytes: below */
+		memcpy(bad, trailer, 12);
+		bad[field] ^= field >= 10 ? 0x00 : 0x01;
+		if (field >= 10)
+			bad[8] = 0xff;          /* a sig_len past the file */
+		free(mod);
+		mod = make_module(&len, bad);
+		assert_vouch_err(vouch_pkcs7_split_module(mod, len, &content_len, &sig), want);
+	}
+	memset(trailer + 8, 0, 4);              /* sig_len 0 */
+	free(mod);
+	mod = make_module(&len, trailer);
+	assert_vouch_err(vouch_pkcs7_split_module(mod, len, &content_len, &sig), -EBADMSG);
+	assert_vouch_err(vouch_pkcs7_split_module(NULL, len, &content_len, &sig), -EINVAL);
+	free(mod);
+	free(noattr);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -271,6 +336,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_truncations),
 		cmocka_unit_test(test_bit_flips),
+		cmocka_unit_test(test_module_split),
 	};
 
 	return vt_main(argc, argv, "pkcs7", tests, sizeof(tests) / sizeof(tests[0]));

@@ -30,6 +30,7 @@ static const struct {
 	{ -EIO,          "entropy source failed its health test or misbehaved" },
 	{ -ENODEV,       "no entropy source: getrandom(2) refused and /dev/urandom unusable" },
 	{ -ESTALE,       "DRBG must be reseeded before it can generate" },
+	{ -ENODATA,      "no signature: the module has no appended signature" },
 };
 
 /* see vouch/error.h */

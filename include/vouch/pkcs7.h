@@ -142,6 +142,34 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_pkcs7_parse(struct vouch_pkcs7 **out,
  */
 VOUCH_EXPORT void vouch_pkcs7_free(struct vouch_pkcs7 *msg);
 
+/**
+ * The marker that ends a kernel module with an appended signature
+ * (scripts/sign-file; the kernel's MODULE_SIG_STRING).
+ */
+#define VOUCH_MODSIG_MARKER "~Module signature appended~\n"
+
+/**
+ * Split a module with an appended signature into the signed content and
+ * the PKCS#7 message, as the kernel's mod_check_sig() does: the file is
+ * content || PKCS#7 DER || struct module_signature (12 bytes: algo, hash,
+ * id_type, signer_len, key_id_len, 3 pad bytes, big-endian sig_len) ||
+ * VOUCH_MODSIG_MARKER.
+ *
+ * @param[in]  buf          the module file.
+ * @param[in]  len          its length.
+ * @param[out] content_len  the length of the signed content, from offset 0.
+ * @param[out] sig          the span of the PKCS#7 message in @p buf.
+ * @return -EINVAL if an argument is NULL; -ENODATA if the file does not
+ *         end with the marker (an unsigned module: whether to accept it
+ *         is the caller's policy); -EBADMSG if the trailer is malformed
+ *         (sig_len of 0 or leaving no content, a non-zero algo, hash,
+ *         signer_len, key_id_len or pad byte); -ENOPKG if id_type is not
+ *         PKEY_ID_PKCS7 (2); otherwise 0.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_pkcs7_split_module(const uint8_t *buf, size_t len,
+							    size_t *content_len,
+							    struct vouch_span *sig);
+
 #ifdef __cplusplus
 }
 #endif
