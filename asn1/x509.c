@@ -12,6 +12,7 @@
 
 #include "der.h"
 #include "keys.h"
+#include "pem.h"
 #include "x509_internal.h"
 
 /* libtasn1 paths are built into buffers of this size. */
@@ -385,6 +386,7 @@ int vouch_x509_read(struct vouch_x509_cert *cert, const uint8_t *root, struct vo
 	rc = vouch_der_decode_span(&d, "Certificate", root, span, VOUCH_DER_STRICT);
 	if (rc)
 		return rc;
+	cert->bytes = root;
 	cert->raw = span;
 	rc = read_certificate(&d, root, cert);
 	vouch_der_free(&d);
@@ -417,7 +419,32 @@ int vouch_x509_parse(struct vouch_x509_cert **out, const uint8_t *der, size_t le
 }
 
 /* see vouch/x509.h */
+int vouch_x509_parse_pem(struct vouch_x509_cert **out, const char *text, size_t len, size_t *pos)
+{
+	uint8_t *der;
+	size_t der_len;
+	int rc;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	rc = vouch_pem_next(text, len, "CERTIFICATE", pos, &der, &der_len);
+	if (rc)
+		return rc;
+	rc = vouch_x509_parse(out, der, der_len);
+	if (rc) {
+		free(der);
+		return rc;
+	}
+	(*out)->owned = der;
+	return 0;
+}
+
+/* see vouch/x509.h */
 void vouch_x509_free(struct vouch_x509_cert *cert)
 {
+	if (!cert)
+		return;
+	free(cert->owned);
 	free(cert);
 }

@@ -71,8 +71,14 @@ struct vouch_x509_name {
 	struct vouch_x509_name_attr attrs[VOUCH_X509_MAX_NAME_ATTRS];
 };
 
-/** A parsed certificate. Every span is into the buffer given to the parser. */
+/**
+ * A parsed certificate. Every span is into @ref bytes: the buffer given
+ * to vouch_x509_parse(), or the DER decoded by vouch_x509_parse_pem(),
+ * which the certificate owns.
+ */
 struct vouch_x509_cert {
+	const uint8_t *bytes;           /**< the buffer the spans index */
+	uint8_t *owned;                 /**< private: decoded PEM, freed with the certificate */
 	struct vouch_span raw;          /**< the whole Certificate */
 	struct vouch_span tbs;          /**< tbsCertificate: what the signature covers */
 	struct vouch_span sig_alg;      /**< signatureAlgorithm (the whole element) */
@@ -116,6 +122,45 @@ struct vouch_x509_cert {
  */
 VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_x509_parse(struct vouch_x509_cert **out,
 						    const uint8_t *der, size_t len);
+
+/**
+ * Parse the next PEM "CERTIFICATE" block (RFC 7468 §5) of a text, for
+ * files that hold several. Text around and between blocks is skipped.
+ *
+ * @param[out]    out   the certificate, owning its decoded DER (its
+ *                      @ref vouch_x509_cert.bytes), or NULL on failure.
+ * @param[in]     text  the PEM text; it need not outlive @p *out.
+ * @param[in]     len   its length.
+ * @param[in,out] pos   where to look from (0 at first); on success, just
+ *                      past the block.
+ * @return -EINVAL if an argument is NULL or @p *pos > @p len; -ENOENT if
+ *         no CERTIFICATE block is left; -EBADMSG for an unterminated or
+ *         invalid base64 block, or a certificate vouch_x509_parse()
+ *         refuses; its other codes; otherwise 0.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_x509_parse_pem(struct vouch_x509_cert **out,
+							const char *text, size_t len,
+							size_t *pos);
+
+/**
+ * Write a Name as one printable line, as `openssl x509 -text` shows it:
+ * "C = AU, O = Example, CN = Example CA", attributes of one RDN joined by
+ * " + ", known attribute types by their short names and others in dotted
+ * form, every byte outside printable ASCII (and the backslash) as \xHH.
+ * For messages and logs only: never compare names through this form.
+ *
+ * @param[in]  cert      the certificate the name belongs to.
+ * @param[in]  name      &cert->issuer or &cert->subject.
+ * @param[out] out       the buffer; always NUL-terminated when
+ *                       @p out_size > 0 (truncated if too small).
+ * @param[in]  out_size  its size.
+ * @return the length of the whole line (as snprintf), or -EINVAL if
+ *         @p cert or @p name is NULL, or @p out is NULL with a non-zero
+ *         @p out_size.
+ */
+VOUCH_EXPORT int vouch_x509_name_format(const struct vouch_x509_cert *cert,
+					const struct vouch_x509_name *name,
+					char *out, size_t out_size);
 
 /**
  * Free a parsed certificate.

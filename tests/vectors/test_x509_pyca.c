@@ -194,12 +194,63 @@ static void test_truncations(void **state)
 	vouch_x509_free(NULL);
 }
 
+/* Names as `openssl x509 -noout -subject -issuer` prints them. */
+static void test_name_format(void **state)
+{
+	uint8_t *der;
+	struct vouch_x509_cert *c = parse_file("letsencryptx3.pem", &der);
+	char line[256], tiny[8];
+	int n;
+
+	(void)state;
+	n = vouch_x509_name_format(c, &c->subject, line, sizeof(line));
+	assert_string_equal(line, "C = US, O = Let's Encrypt, CN = Let's Encrypt Authority X3");
+	assert_int_equal(n, (int)strlen(line));
+	vouch_x509_name_format(c, &c->issuer, line, sizeof(line));
+	assert_string_equal(line, "O = Digital Signature Trust Co., CN = DST Root CA X3");
+	/* Truncated, NUL-terminated, the full length returned. */
+	assert_int_equal(vouch_x509_name_format(c, &c->subject, tiny, sizeof(tiny)), n);
+	assert_string_equal(tiny, "C = US,");
+	assert_int_equal(vouch_x509_name_format(c, &c->subject, NULL, 0), n);
+	assert_int_equal(vouch_x509_name_format(NULL, &c->subject, line, sizeof(line)), -EINVAL);
+	vouch_x509_free(c);
+	free(der);
+	/* Bytes outside printable ASCII are escaped (UTF-8 Cyrillic here). */
+	c = parse_file("e-trust.ru.der", &der);
+	vouch_x509_name_format(c, &c->subject, line, sizeof(line));
+	assert_memory_equal(line, "emailAddress = dit@minsvyaz.ru, C = RU, ST = 77 \\xD0\\xB3. ", 58);
+	vouch_x509_free(c);
+	free(der);
+}
+
+/* Several certificates in one PEM file, each owning its DER. */
+static void test_pem_chain(void **state)
+{
+	size_t len, pos = 0, n = 0;
+	uint8_t *text = vt_read_file(vt_vectors("x509/pyca/cryptography.io.chain.pem"), &len);
+	struct vouch_x509_cert *c;
+	int rc;
+
+	(void)state;
+	while ((rc = vouch_x509_parse_pem(&c, (const char *)text, len, &pos)) == 0) {
+		assert_non_null(c->bytes);
+		assert_int_equal(c->bytes[c->raw.off], 0x30);
+		vouch_x509_free(c);
+		n++;
+	}
+	assert_vouch_err(rc, -ENOENT);
+	assert_int_equal(n, 2);
+	free(text);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pyca_all),
 		cmocka_unit_test(test_fields),
 		cmocka_unit_test(test_truncations),
+		cmocka_unit_test(test_name_format),
+		cmocka_unit_test(test_pem_chain),
 	};
 
 	return vt_main(argc, argv, "x509-pyca", tests, sizeof(tests) / sizeof(tests[0]));
