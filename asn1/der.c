@@ -819,6 +819,42 @@ int vouch_der_time(const uint8_t *root, struct vouch_span tlv, int64_t *out)
 	return parse_time(tag, root + content.off, content.len, out);
 }
 
+int vouch_der_iter_init(struct vouch_der_iter *it, const uint8_t *root, struct vouch_span tlv)
+{
+	struct header h;
+	int rc;
+
+	if (!it || !root)
+		return -EINVAL;
+	rc = read_header(root + tlv.off, tlv.len, &h);
+	if (rc)
+		return rc;
+	if (!h.constructed || h.indefinite || h.header_len + h.content_len != tlv.len)
+		return -EBADMSG;
+	it->root = root;
+	it->pos = tlv.off + h.header_len;
+	it->end = tlv.off + tlv.len;
+	return 0;
+}
+
+int vouch_der_iter_next(struct vouch_der_iter *it, struct vouch_span *child)
+{
+	struct header h;
+	int rc;
+
+	if (it->pos == it->end)
+		return 0;
+	rc = read_header(it->root + it->pos, it->end - it->pos, &h);
+	if (rc)
+		return rc;
+	if (h.indefinite)
+		return -EBADMSG;
+	child->off = it->pos;
+	child->len = h.header_len + h.content_len;
+	it->pos += child->len;
+	return 1;
+}
+
 int vouch_der_span_is_null(const uint8_t *root, struct vouch_span tlv)
 {
 	return tlv.len == 2 && root[tlv.off] == 0x05 && root[tlv.off + 1] == 0x00;

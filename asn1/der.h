@@ -169,6 +169,28 @@ int vouch_der_fragments(const uint8_t *root, struct vouch_span tlv, struct vouch
  */
 int vouch_der_time(const uint8_t *root, struct vouch_span tlv, int64_t *out);
 
+/*
+ * Walking the children of a constructed element that has been decoded
+ * already (so its structure is known good), without libtasn1's lookups
+ * by path, which dominate the cost of reading long SEQUENCE OFs:
+ *     struct vouch_der_iter it;
+ *     struct vouch_span child;
+ *     rc = vouch_der_iter_init(&it, root, tlv);
+ *     while (rc == 0 && (rc = vouch_der_iter_next(&it, &child)) > 0)
+ *             ...;
+ * Definite lengths only (DER).
+ */
+struct vouch_der_iter {
+	const uint8_t *root;
+	size_t pos, end;
+};
+
+/* Start at the first child of the element at tlv: 0 or -EBADMSG. */
+int vouch_der_iter_init(struct vouch_der_iter *it, const uint8_t *root, struct vouch_span tlv);
+
+/* The next child's whole element: 1, 0 after the last, or -EBADMSG. */
+int vouch_der_iter_next(struct vouch_der_iter *it, struct vouch_span *child);
+
 /* 1 if the whole element at tlv is the DER NULL (05 00), else 0. */
 int vouch_der_span_is_null(const uint8_t *root, struct vouch_span tlv);
 

@@ -36,49 +36,70 @@ static int read_time(const struct vouch_der *d, const char *field, const uint8_t
 
 /* ---- Names (RFC 5280 §4.1.2.4) ---- */
 
+/*
+ * The children of an element whose structure libtasn1 has checked, read
+ * with the iterator: each must exist and have the given tag (0 for any).
+ */
+static int read_children(const uint8_t *root, struct vouch_span tlv, struct vouch_span *kids,
+			 const uint8_t *tags, size_t n)
+{
+	struct vouch_der_iter it;
+	struct vouch_span extra;
+	int rc = vouch_der_iter_init(&it, root, tlv);
+
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		rc = vouch_der_iter_next(&it, &kids[i]) == 1 ? 0 : -EBADMSG;
+		if (rc == 0 && tags[i] && root[kids[i].off] != tags[i])
+			rc = -EBADMSG;
+	}
+	if (rc == 0 && vouch_der_iter_next(&it, &extra) != 0)
+		rc = -EBADMSG;
+	return rc;
+}
+
+/* AttributeTypeAndValue ::= SEQUENCE { type OBJECT IDENTIFIER, value ANY } */
+static int read_atv(const uint8_t *root, struct vouch_span atv, struct vouch_x509_name_attr *a)
+{
+	static const uint8_t tags[2] = { 0x06, 0 };
+	struct vouch_span kids[2];
+	uint8_t tag;
+	int rc = root[atv.off] == 0x30 ? read_children(root, atv, kids, tags, 2) : -EBADMSG;
+
+	if (rc == 0)
+		rc = vouch_der_element(root, kids[0], &tag, &a->type);
+	if (rc == 0)
+		rc = vouch_der_element(root, kids[1], &a->tag, &a->value);
+	return rc;
+}
+
 static int read_name(const struct vouch_der *d, const char *field, const uint8_t *root,
 		     struct vouch_x509_name *name)
 {
-	char path[PATH_MAX_LEN];
-	size_t rdns;
-	int rc;
+	struct vouch_der_iter rdns;
+	struct vouch_span rdn;
+	unsigned index = 0;
+	int rc = vouch_der_tlv(d, field, &name->raw);
 
-	rc = vouch_der_tlv(d, field, &name->raw);
 	if (rc == 0)
-		rc = vouch_der_count(d, field, &rdns);
-	if (rc)
-		return rc == -ENOENT ? -EBADMSG : rc;
-	for (size_t i = 1; i <= rdns; i++) {
-		size_t attrs;
+		rc = vouch_der_iter_init(&rdns, root, name->raw);
+	while (rc == 0 && (rc = vouch_der_iter_next(&rdns, &rdn)) > 0) {
+		struct vouch_der_iter atvs;
+		struct vouch_span atv;
+		size_t before = name->count;
 
-		snprintf(path, sizeof(path), "%s.?%zu", field, i);
-		rc = vouch_der_count(d, path, &attrs);
-		if (rc)
-			return rc == -ENOENT ? -EBADMSG : rc;
-		if (attrs == 0)
-			return -EBADMSG;        /* RDN is SET SIZE (1..MAX) */
-		for (size_t j = 1; j <= attrs; j++) {
-			struct vouch_x509_name_attr *a;
-			struct vouch_span tlv;
-
+		rc = root[rdn.off] == 0x31 ? vouch_der_iter_init(&atvs, root, rdn) : -EBADMSG;
+		while (rc == 0 && (rc = vouch_der_iter_next(&atvs, &atv)) > 0) {
 			if (name->count == VOUCH_X509_MAX_NAME_ATTRS)
 				return -EBADMSG;
-			a = &name->attrs[name->count];
-			snprintf(path, sizeof(path), "%s.?%zu.?%zu.type", field, i, j);
-			rc = vouch_der_oid(d, path, &a->type);
-			if (rc == 0) {
-				snprintf(path, sizeof(path), "%s.?%zu.?%zu.value", field, i, j);
-				rc = vouch_der_tlv(d, path, &tlv);
-			}
+			rc = read_atv(root, atv, &name->attrs[name->count]);
 			if (rc == 0)
-				rc = vouch_der_element(root, tlv, &a->tag, &a->value);
-			if (rc)
-				return rc == -ENOENT ? -EBADMSG : rc;
-			a->rdn = (unsigned)(i - 1);
-			name->count++;
+				name->attrs[name->count++].rdn = index;
 		}
+		if (rc == 0 && name->count == before)
+			rc = -EBADMSG;          /* RDN is SET SIZE (1..MAX) */
+		index++;
 	}
-	return 0;
+	return rc == -ENOENT ? -EBADMSG : rc;
 }
 
 /* ---- Extensions (RFC 5280 §4.2) ---- */
@@ -242,39 +263,56 @@ static int duplicated(const struct vouch_span *oids, size_t i, size_t n, const u
 /* The most extensions a certificate may carry here. */
 #define MAX_EXTENSIONS 64
 
+/* Extension ::= SEQUENCE { extnID OID, critical BOOLEAN DEFAULT FALSE, extnValue OCTET STRING } */
+static int read_one_extension(struct vouch_x509_cert *cert, const uint8_t *root,
+			      struct vouch_span ext, struct vouch_span *oid)
+{
+	static const uint8_t with_critical[3] = { 0x06, 0x01, 0x04 }, without[2] = { 0x06, 0x04 };
+	struct vouch_span kids[3], value, flag;
+	uint8_t tag;
+	int critical = 0, rc;
+
+	if (root[ext.off] != 0x30)
+		return -EBADMSG;
+	rc = read_children(root, ext, kids, with_critical, 3);
+	if (rc == 0) {
+		rc = vouch_der_element(root, kids[1], &tag, &flag);
+		critical = rc == 0 && flag.len == 1 && root[flag.off] == 0xff;
+		kids[1] = kids[2];
+	} else {
+		rc = read_children(root, ext, kids, without, 2);
+	}
+	if (rc == 0)
+		rc = vouch_der_element(root, kids[0], &tag, oid);
+	if (rc == 0)
+		rc = vouch_der_element(root, kids[1], &tag, &value);
+	if (rc == 0)
+		rc = read_extension(cert, root, *oid, critical, value);
+	return rc;
+}
+
 static int read_extensions(const struct vouch_der *d, const uint8_t *root,
 			   struct vouch_x509_cert *cert)
 {
-	struct vouch_span oids[MAX_EXTENSIONS];
-	char path[PATH_MAX_LEN];
-	size_t n;
-	int rc = vouch_der_count(d, "tbsCertificate.extensions", &n);
+	struct vouch_span oids[MAX_EXTENSIONS], list, ext;
+	struct vouch_der_iter it;
+	size_t n = 0;
+	int rc = vouch_der_explicit(d, "tbsCertificate.extensions", &list);
 
 	if (rc == -ENOENT)
 		return 0;
+	if (rc == 0)
+		rc = vouch_der_iter_init(&it, root, list);
+	while (rc == 0 && (rc = vouch_der_iter_next(&it, &ext)) > 0) {
+		if (n == MAX_EXTENSIONS)
+			return -EBADMSG;
+		rc = read_one_extension(cert, root, ext, &oids[n]);
+		n++;
+	}
 	if (rc)
 		return rc;
-	if (n == 0 || n > MAX_EXTENSIONS)
-		return -EBADMSG;                /* SIZE (1..MAX); and our bound */
-	for (size_t i = 1; i <= n; i++) {
-		struct vouch_span value;
-		int critical = 0;
-
-		snprintf(path, sizeof(path), "tbsCertificate.extensions.?%zu.extnID", i);
-		rc = vouch_der_oid(d, path, &oids[i - 1]);
-		if (rc == 0) {
-			snprintf(path, sizeof(path), "tbsCertificate.extensions.?%zu.critical", i);
-			rc = optional(vouch_der_bool(d, path, &critical));
-		}
-		if (rc == 0) {
-			snprintf(path, sizeof(path), "tbsCertificate.extensions.?%zu.extnValue", i);
-			rc = vouch_der_content(d, path, &value);
-		}
-		if (rc == 0)
-			rc = read_extension(cert, root, oids[i - 1], critical, value);
-		if (rc)
-			return rc == -ENOENT ? -EBADMSG : rc;
-	}
+	if (n == 0)
+		return -EBADMSG;                /* SIZE (1..MAX) */
 	for (size_t i = 0; i < n; i++)
 		if (duplicated(oids, i, n, root))
 			return -EBADMSG;        /* RFC 5280 §4.2: at most one instance */

@@ -14,7 +14,10 @@
  * measures the portable paths. The verification figures (size 0, us/op)
  * verify fixed signatures (bench_keys.h) on keys loaded beforehand, and
  * each signature is checked to verify once at start: a verifier that
- * rejects them stops the program before anything is timed. Speed targets
+ * rejects them stops the program before anything is timed. The parse
+ * figures (us/op) parse and free an RSA-2048 certificate (x509-parse 0)
+ * and a SignedData carrying 2 or 3 certificates (pkcs7-parse 2, 3), the
+ * inputs of tests/data/bench. Speed targets
  * are checked against these figures (tools/bench-peers), never in unit
  * tests.
  */
@@ -28,6 +31,7 @@
 
 #include <vouch/vouch.h>
 
+#include "bench_data.h"
 #include "bench_keys.h"
 #include "benchtime.h"
 #include "toolcommon.h"
@@ -233,6 +237,41 @@ static void run_verify(const void *figure, size_t size, uint64_t iters)
 	}
 }
 
+static void parse_failed(const char *name, int rc)
+{
+	fprintf(stderr, "vouch-bench: %s: the input no longer parses: %s\n", name,
+		vouch_strerror(rc));
+	exit(EXIT_INTERNAL);
+}
+
+static void run_x509_parse(const void *figure, size_t size, uint64_t iters)
+{
+	for (uint64_t i = 0; i < iters; i++) {
+		struct vouch_x509_cert *cert;
+		int rc = vouch_x509_parse(&cert, bench_x509_leaf, bench_x509_leaf_len);
+
+		if (rc)
+			parse_failed("x509-parse", rc);
+		vouch_x509_free(cert);
+	}
+}
+
+/* size: the number of certificates the message carries (2 or 3). */
+static void run_pkcs7_parse(const void *figure, size_t size, uint64_t iters)
+{
+	const unsigned char *msg = size == 3 ? bench_pkcs7_3 : bench_pkcs7_2;
+	size_t len = size == 3 ? bench_pkcs7_3_len : bench_pkcs7_2_len;
+
+	for (uint64_t i = 0; i < iters; i++) {
+		struct vouch_pkcs7 *p7;
+		int rc = vouch_pkcs7_parse(&p7, msg, len, NULL);
+
+		if (rc)
+			parse_failed("pkcs7-parse", rc);
+		vouch_pkcs7_free(p7);
+	}
+}
+
 #define HASH_SIZES { 64, 1024, 16384, 1048576 }
 #define DRBG_SIZES { 16, 32, 256, 4096, 65536 }
 #define BOTH (BENCH_MBPS | BENCH_NSOP)
@@ -262,6 +301,8 @@ static const struct figure figures[] = {
 	{ "rsa2048-pss-verify", BENCH_USOP, run_verify, &verifies[V_RSA2048_PSS], { 0 }, 1 },
 	{ "ecdsa-p256-verify", BENCH_USOP, run_verify, &verifies[V_P256], { 0 }, 1 },
 	{ "ecdsa-p384-verify", BENCH_USOP, run_verify, &verifies[V_P384], { 0 }, 1 },
+	{ "x509-parse", BENCH_USOP, run_x509_parse, NULL, { 0 }, 1 },
+	{ "pkcs7-parse", BENCH_USOP, run_pkcs7_parse, NULL, { 2, 3 }, 1 },
 };
 #define NFIGURES (sizeof(figures) / sizeof(figures[0]))
 

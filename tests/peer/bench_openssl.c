@@ -39,8 +39,11 @@
 #include <openssl/param_build.h>
 #include <openssl/params.h>
 #include <openssl/rand.h>
+#include <openssl/pkcs7.h>
 #include <openssl/rsa.h>
+#include <openssl/x509.h>
 
+#include "bench_data.h"
 #include "bench_keys.h"
 #include "benchtime.h"
 
@@ -362,6 +365,51 @@ static int setup(const struct peer_figure *fig)
 	return md ? 0 : -1;
 }
 
+/*
+ * The parse figures: d2i_X509() / d2i_PKCS7() and the matching free on
+ * the same bytes vouch-bench parses (tests/data/bench), which is what an
+ * OpenSSL caller does to read a certificate or a message.
+ */
+static void run_x509_parse(const void *arg, size_t size, uint64_t iters)
+{
+	for (uint64_t i = 0; i < iters; i++) {
+		const unsigned char *p = bench_x509_leaf;
+		X509 *x = d2i_X509(NULL, &p, (long)bench_x509_leaf_len);
+
+		if (!x) {
+			fprintf(stderr, "bench-openssl: d2i_X509 failed\n");
+			exit(70);
+		}
+		X509_free(x);
+	}
+}
+
+static void run_pkcs7_parse(const void *arg, size_t size, uint64_t iters)
+{
+	const unsigned char *msg = size == 3 ? bench_pkcs7_3 : bench_pkcs7_2;
+	size_t len = size == 3 ? bench_pkcs7_3_len : bench_pkcs7_2_len;
+
+	for (uint64_t i = 0; i < iters; i++) {
+		const unsigned char *p = msg;
+		PKCS7 *p7 = d2i_PKCS7(NULL, &p, (long)len);
+
+		if (!p7) {
+			fprintf(stderr, "bench-openssl: d2i_PKCS7 failed\n");
+			exit(70);
+		}
+		PKCS7_free(p7);
+	}
+}
+
+static int main_parse(int argc, char **argv)
+{
+	bench_fn *fn = strcmp(argv[1], "x509-parse") == 0 ? run_x509_parse : run_pkcs7_parse;
+
+	for (int i = 2; i < argc; i++)
+		bench_report(argv[1], BENCH_USOP, fn, NULL, (size_t)strtoull(argv[i], NULL, 10));
+	return 0;
+}
+
 /* A verification figure at the sizes of argv[2..] (vouch-bench's are 0). */
 static int main_verify(const struct verify_figure *fig, int argc, char **argv)
 {
@@ -390,12 +438,16 @@ int main(int argc, char **argv)
 			puts(figures[i].name);
 		for (size_t i = 0; i < NVERIFY; i++)
 			puts(verify_figures[i].name);
+		puts("x509-parse");
+		puts("pkcs7-parse");
 		return 0;
 	}
 	if (argc < 3) {
 		fprintf(stderr, "usage: bench-openssl NAME SIZE... | --list\n");
 		return 64;
 	}
+	if (strcmp(argv[1], "x509-parse") == 0 || strcmp(argv[1], "pkcs7-parse") == 0)
+		return main_parse(argc, argv);
 	for (size_t i = 0; i < NVERIFY; i++) {
 		if (strcmp(verify_figures[i].name, argv[1]) == 0)
 			return main_verify(&verify_figures[i], argc, argv);
