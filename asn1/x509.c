@@ -57,6 +57,45 @@ static int read_children(const uint8_t *root, struct vouch_span tlv, struct vouc
 	return rc;
 }
 
+/*
+ * Well-formed UTF-8 (RFC 3629 §4): no overlong forms, no surrogates,
+ * nothing above U+10FFFF. Names are compared as RFC 5280 §7.1 says, which
+ * needs characters; a UTF8String that is not UTF-8 is malformed.
+ */
+static int utf8_valid(const uint8_t *s, size_t len)
+{
+	for (size_t i = 0; i < len;) {
+		uint8_t b = s[i];
+		uint32_t cp, min;
+		size_t n;
+
+		if (b < 0x80) {
+			i++;
+			continue;
+		}
+		if ((b & 0xe0) == 0xc0) {
+			n = 1, cp = b & 0x1f, min = 0x80;
+		} else if ((b & 0xf0) == 0xe0) {
+			n = 2, cp = b & 0x0f, min = 0x800;
+		} else if ((b & 0xf8) == 0xf0) {
+			n = 3, cp = b & 0x07, min = 0x10000;
+		} else {
+			return 0;               /* a continuation byte, or 0xf8..0xff */
+		}
+		if (n > len - i - 1)
+			return 0;               /* truncated */
+		for (size_t k = 1; k <= n; k++) {
+			if ((s[i + k] & 0xc0) != 0x80)
+				return 0;
+			cp = (cp << 6) | (s[i + k] & 0x3f);
+		}
+		if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+			return 0;               /* overlong, too large, a surrogate */
+		i += n + 1;
+	}
+	return 1;
+}
+
 /* AttributeTypeAndValue ::= SEQUENCE { type OBJECT IDENTIFIER, value ANY } */
 static int read_atv(const uint8_t *root, struct vouch_span atv, struct vouch_x509_name_attr *a)
 {
@@ -69,6 +108,12 @@ static int read_atv(const uint8_t *root, struct vouch_span atv, struct vouch_x50
 		rc = vouch_der_element(root, kids[0], &tag, &a->type);
 	if (rc == 0)
 		rc = vouch_der_element(root, kids[1], &a->tag, &a->value);
+	/* Values are strings (DirectoryString, IA5String, ...): universal and
+	 * primitive. Anything else cannot be matched as RFC 5280 §7.1 says. */
+	if (rc == 0 && (a->tag & 0xe0) != 0)
+		rc = -EBADMSG;
+	if (rc == 0 && a->tag == 0x0c && !utf8_valid(root + a->value.off, a->value.len))
+		rc = -EBADMSG;
 	return rc;
 }
 

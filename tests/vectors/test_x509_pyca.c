@@ -27,6 +27,8 @@ static const struct { const char *file, *why; } refused[] = {
 	{ "v1_cert.pem", "outer signature algorithm md5 differs from the inner md5WithRSA" },
 	{ "invalid_version.pem", "version 4" },
 	{ "two_basic_constraints.pem", "the same extension twice" },
+	{ "long-form-name-attribute.pem", "a name value with an application-class tag [32]" },
+	{ "invalid_utf8_common_name.pem", "a UTF8String name that is not UTF-8 (OpenSSL 3 refuses it too)" },
 	{ "cryptography-scts-tbs-precert.der", "a bare TBSCertificate, not a Certificate" },
 	{ "crl_empty_no_sequence.der", "a CRL" },
 	{ "crl_invalid_time.der", "a CRL" },
@@ -108,7 +110,7 @@ static void test_pyca_all(void **state)
 	run_dir("x509/pyca", &parsed, &refused_count);
 	run_dir("x509/pyca/custom", &parsed, &refused_count);
 	print_message("[          ] %d parsed, %d refused as expected\n", parsed, refused_count);
-	assert_true(parsed >= 97);
+	assert_true(parsed >= 95);
 }
 
 static struct vouch_x509_cert *parse_file(const char *name, uint8_t **der)
