@@ -9,6 +9,17 @@
 #include "keys.h"
 #include "oid.h"
 
+/*
+ * libtasn1 accepts a SEQUENCE that ends before its mandatory fields (an
+ * empty one even): the getters then report those fields absent (-ENOENT).
+ * At this module's boundary an absent mandatory field is malformed
+ * (MALFORMED.md row 2).
+ */
+static int mandatory(int rc)
+{
+	return rc == -ENOENT ? -EBADMSG : rc;
+}
+
 /* RFC 8017 §A.2.3: the DEFAULT saltLength; trailerField must be 1. */
 #define PSS_DEFAULT_SALT 20
 #define PSS_TRAILER_BC   1
@@ -24,7 +35,7 @@ int vouch_asn1_algid_read(struct vouch_span *oid, struct vouch_span *params,
 	rc = vouch_der_decode_span(&d, "AlgorithmIdentifier", root, span, VOUCH_DER_STRICT);
 	if (rc)
 		return rc;
-	rc = vouch_der_oid(&d, "algorithm", oid);
+	rc = mandatory(vouch_der_oid(&d, "algorithm", oid));
 	if (rc == 0) {
 		rc = vouch_der_tlv(&d, "parameters", params);
 		if (rc == -ENOENT) {
@@ -60,9 +71,9 @@ int vouch_asn1_rsa_pubkey_read(struct vouch_span *n, struct vouch_span *e,
 	rc = vouch_der_decode_span(&d, "RSAPublicKey", root, span, VOUCH_DER_STRICT);
 	if (rc)
 		return rc;
-	rc = vouch_der_uint(&d, "modulus", n);
+	rc = mandatory(vouch_der_uint(&d, "modulus", n));
 	if (rc == 0)
-		rc = vouch_der_uint(&d, "publicExponent", e);
+		rc = mandatory(vouch_der_uint(&d, "publicExponent", e));
 	vouch_der_free(&d);
 	return rc;
 }
@@ -153,7 +164,7 @@ static int read_ec_params(struct vouch_asn1_spki *out, const uint8_t *root,
 	if (rc)
 		return rc;
 	/* The root of a decoded plain type is the empty path. */
-	rc = vouch_der_oid(&d, "", &out->curve);
+	rc = mandatory(vouch_der_oid(&d, "", &out->curve));
 	vouch_der_free(&d);
 	return rc;
 }
@@ -185,9 +196,9 @@ int vouch_asn1_spki_read(struct vouch_asn1_spki *out, const uint8_t *root,
 	if (rc)
 		return rc;
 	out->whole = span;
-	rc = vouch_der_tlv(&d, "algorithm", &algid);
+	rc = mandatory(vouch_der_tlv(&d, "algorithm", &algid));
 	if (rc == 0)
-		rc = vouch_der_bits(&d, "subjectPublicKey", &bits);
+		rc = mandatory(vouch_der_bits(&d, "subjectPublicKey", &bits));
 	vouch_der_free(&d);
 	if (rc == 0)
 		rc = vouch_asn1_algid_read(&oid, &params, root, algid);
@@ -227,9 +238,9 @@ int vouch_asn1_ecdsa_sig_read(struct vouch_span *r, struct vouch_span *s,
 	rc = vouch_der_decode_span(&d, "ECDSA-Sig-Value", root, span, VOUCH_DER_STRICT);
 	if (rc)
 		return rc;
-	rc = vouch_der_uint(&d, "r", r);
+	rc = mandatory(vouch_der_uint(&d, "r", r));
 	if (rc == 0)
-		rc = vouch_der_uint(&d, "s", s);
+		rc = mandatory(vouch_der_uint(&d, "s", s));
 	vouch_der_free(&d);
 	return rc;
 }

@@ -25,6 +25,8 @@ VOUCH_OID(OID_SIGNED_DATA, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x07, 0x02)
 VOUCH_OID(OID_ATTR_CONTENT_TYPE, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x03);
 VOUCH_OID(OID_ATTR_MESSAGE_DIGEST, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x04);
 VOUCH_OID(OID_ATTR_SIGNING_TIME, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x05);
+/* RFC 8551 §2.5.2: smimeCapabilities, 1.2.840.113549.1.9.15. */
+VOUCH_OID(OID_ATTR_SMIME_CAPS, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x0f);
 
 /* see vouch/pkcs7.h */
 void vouch_pkcs7_limits_default(struct vouch_pkcs7_limits *limits)
@@ -222,6 +224,8 @@ static int read_signed_attrs(struct ctx *c, const char *si, struct vouch_pkcs7_s
 					   sizeof(OID_ATTR_SIGNING_TIME)))
 			rc = read_attr_values(c, attr, NULL, &s->signing_time_count, NULL,
 					      &s->signing_time);
+		else if (vouch_der_span_eq(c->root, oid, OID_ATTR_SMIME_CAPS, sizeof(OID_ATTR_SMIME_CAPS)))
+			s->smime_caps_count++;
 		if (rc)
 			return rc;
 	}
@@ -421,8 +425,11 @@ int vouch_pkcs7_parse(struct vouch_pkcs7 **out, const uint8_t *buf, size_t len,
 	c.msg = calloc(1, sizeof(*c.msg));
 	if (!c.msg)
 		return -ENOMEM;
+	c.msg->bytes = buf;
 	c.msg->raw = (struct vouch_span){ 0, len };
 	rc = read_message(&c, len);
+	if (rc == -ENOENT)
+		rc = -EBADMSG;                  /* a mandatory field absent (MALFORMED.md row 2) */
 	if (rc) {
 		vouch_pkcs7_free(c.msg);
 		return rc;

@@ -473,6 +473,10 @@ int vouch_x509_read(struct vouch_x509_cert *cert, const uint8_t *root, struct vo
 	cert->raw = span;
 	rc = read_certificate(&d, root, cert);
 	vouch_der_free(&d);
+	/* libtasn1 lets a SEQUENCE end before its mandatory fields; a field
+	 * reported absent here was mandatory (MALFORMED.md row 2). */
+	if (rc == -ENOENT)
+		rc = -EBADMSG;
 	if (rc)
 		memset(cert, 0, sizeof(*cert));
 	return rc;

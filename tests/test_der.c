@@ -436,6 +436,29 @@ static void test_ecdsa_sig_read(void **state)
 	free(der);
 }
 
+/* libtasn1 takes an empty SEQUENCE for any SEQUENCE type: every reader
+ * must notice the mandatory fields are missing (MALFORMED.md row 2). */
+static void test_empty_sequences(void **state)
+{
+	static const uint8_t empty[] = { 0x30, 0x00 };
+	const struct vouch_span all = { 0, 2 };
+	struct vouch_asn1_spki spki;
+	struct vouch_asn1_pss_params pss;
+	struct vouch_span a, b;
+
+	(void)state;
+	assert_vouch_err(vouch_asn1_spki_read(&spki, empty, all), -EBADMSG);
+	assert_vouch_err(vouch_asn1_rsa_pubkey_read(&a, &b, empty, all), -EBADMSG);
+	assert_vouch_err(vouch_asn1_ecdsa_sig_read(&a, &b, empty, all), -EBADMSG);
+	assert_vouch_err(vouch_asn1_algid_read(&a, &b, empty, all), -EBADMSG);
+	assert_vouch_err(vouch_asn1_hash_algid_read(&a, empty, all), -EBADMSG);
+	/* RSASSA-PSS-params has only defaults: the empty one is valid. */
+	assert_vouch_ok(vouch_asn1_pss_params_read(&pss, empty, all));
+	/* A SEQUENCE cut after its first field. */
+	assert_vouch_err(vouch_asn1_ecdsa_sig_read(&a, &b, (const uint8_t *)"\x30\x03\x02\x01\x01",
+						   (struct vouch_span){ 0, 5 }), -EBADMSG);
+}
+
 /* Spans are reported in the root's coordinates for nested reads. */
 static void test_spans_in_root(void **state)
 {
@@ -526,6 +549,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_pss_params_cases),
 		cmocka_unit_test(test_hash_algid),
 		cmocka_unit_test(test_ecdsa_sig_read),
+		cmocka_unit_test(test_empty_sequences),
 		cmocka_unit_test(test_spans_in_root),
 		cmocka_unit_test(test_pem),
 		cmocka_unit_test(test_pem_malformed),

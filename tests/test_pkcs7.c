@@ -210,6 +210,15 @@ static void test_limits(void **state)
 	l.max_certs = VOUCH_PKCS7_MAX_CERTS + 1;
 	assert_vouch_err(parse_with("attached.der", &l), -EINVAL);
 	assert_vouch_err(vouch_pkcs7_parse(NULL, (const uint8_t *)"", 0, NULL), -EINVAL);
+	/* Empty SEQUENCEs where fields are mandatory (MALFORMED.md row 2). */
+	{
+		struct vouch_pkcs7 *msg;
+		struct vouch_x509_cert *cert;
+
+		assert_vouch_err(vouch_pkcs7_parse(&msg, (const uint8_t *)"\x30\x00", 2, NULL),
+				 -EBADMSG);
+		assert_vouch_err(vouch_x509_parse(&cert, (const uint8_t *)"\x30\x00", 2), -EBADMSG);
+	}
 	vouch_pkcs7_free(NULL);
 }
 

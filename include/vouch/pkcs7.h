@@ -82,6 +82,7 @@ struct vouch_pkcs7_signer {
 	struct vouch_span message_digest; /**< the first one's octets */
 	unsigned signing_time_count;    /**< signingTime attributes (and values) seen */
 	int64_t signing_time;           /**< the first one, seconds since the epoch */
+	unsigned smime_caps_count;      /**< smimeCapabilities attributes seen */
 	struct vouch_span sig_alg;      /**< signatureAlgorithm (whole element) */
 	struct vouch_span signature;    /**< the signature value's octets */
 	int has_unsigned_attrs;
@@ -89,6 +90,7 @@ struct vouch_pkcs7_signer {
 
 /** A parsed SignedData message. */
 struct vouch_pkcs7 {
+	const uint8_t *bytes;               /**< the buffer every span indexes (the caller's) */
 	struct vouch_span raw;              /**< the whole ContentInfo */
 	int version;                        /**< SignedData version: 1 or 3 */
 	size_t digest_alg_count;
