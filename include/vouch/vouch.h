@@ -16,6 +16,8 @@
 #include <vouch/pubkey.h>
 #include <vouch/x509.h>
 #include <vouch/pkcs7.h>
+#include <vouch/keyring.h>
+#include <vouch/verify.h>
 #include <vouch/drbg.h>
 #include <vouch/rng.h>
 

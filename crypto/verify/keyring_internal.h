@@ -1,0 +1,24 @@
+/*
+ * The keyring's layout, shared with the verifier (crypto/verify/), which
+ * walks the entries and uses their loaded keys.
+ */
+#ifndef VOUCH_VERIFY_KEYRING_INTERNAL_H
+#define VOUCH_VERIFY_KEYRING_INTERNAL_H
+
+#include <vouch/keyring.h>
+#include <vouch/pubkey.h>
+
+struct vouch_keyring_entry {
+	struct vouch_x509_cert *cert;   /* owns its bytes */
+	struct vouch_pubkey key;        /* loaded from cert's SPKI */
+};
+
+struct vouch_keyring {
+	size_t count, capacity;
+	struct vouch_keyring_entry *entries;  /* grown as needed, up to VOUCH_KEYRING_MAX */
+};
+
+/* Read a whole file (at most 4 MiB) into a new buffer: 0 or -errno. */
+int vouch_keyring_read_file(const char *path, uint8_t **out, size_t *len);
+
+#endif /* VOUCH_VERIFY_KEYRING_INTERNAL_H */

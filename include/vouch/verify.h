@@ -1,0 +1,160 @@
+/**
+ * @file vouch/verify.h
+ * @brief PKCS#7 SignedData verification against a keyring.
+ *
+ * One call does the whole job: for each signer, find its certificate (in
+ * the message, the caller's extra certificates or the keyring; by issuer
+ * and serial together, or by subjectKeyIdentifier), digest the content
+ * (attached, or the caller's detached bytes, or a digest the caller
+ * computed), check the signed attributes (exactly one contentType equal
+ * to the encapsulated type and exactly one messageDigest equal to the
+ * digest; the signature then covers the attributes as received, their
+ * first octet replaced by the SET tag 0x31, RFC 5652 §5.4), verify the
+ * signature with the certificate's key under the algorithm it names (which
+ * must suit the key, and whose hash must be the digestAlgorithm), and
+ * build a chain to the keyring: each child verified with its parent's
+ * key, parents found by name (RFC 5280 §7.1) and key identifier, CA rules
+ * (basicConstraints cA and pathLenConstraint, keyUsage keyCertSign) on
+ * every issuer, a depth cap and a seen-set against loops. A certificate is
+ * trusted only if its whole SubjectPublicKeyInfo equals a keyring entry's;
+ * a signer certificate in the keyring is trusted itself, as the kernel has
+ * it. No API reports success for a signature that was not checked.
+ *
+ * Multiple signers, as the kernel: signers with an algorithm vouch does not
+ * implement (or policy disables: SHA-1 unless allowed, RSA below 2048 bits
+ * unless allowed) are skipped, -ENOPKG if none is left; every other
+ * signature must verify; one signer chaining to the keyring suffices
+ * (VOUCH_VERIFY_ALL_SIGNERS requires all); a deny-listed content or chain
+ * certificate refuses the whole message.
+ *
+ * Errors in descending priority, as DESIGN.md's table: -EINVAL (caller
+ * mistakes, detached content missing or given for attached content),
+ * -EBADMSG (malformed: attribute rules of RFC 5652, a missing signer
+ * certificate field), -ENOPKG, -EKEYREJECTED (a signature or digest does
+ * not match; duplicated attributes; usage rules), -EKEYREVOKED (deny
+ * list), -ENOKEY (no chain to the keyring, signer certificate not found),
+ * -EKEYEXPIRED (validity, when checked), -EPERM (purpose, unknown critical
+ * extension), -ENOMEM.
+ *
+ * Thread-safety: reentrant; the message, keyring and options are only read.
+ */
+#ifndef VOUCH_VERIFY_H
+#define VOUCH_VERIFY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <vouch/common.h>
+#include <vouch/hash.h>
+#include <vouch/keyring.h>
+#include <vouch/pkcs7.h>
+#include <vouch/pubkey.h>
+#include <vouch/x509.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What the signature is for (the kernel's verify_pkcs7_signature() usages). */
+enum vouch_verify_usage {
+	VOUCH_USAGE_ANY = 0,        /**< id-data content, attributes allowed */
+	VOUCH_USAGE_MODULE = 1,     /**< kernel modules: id-data, no signed attributes */
+	VOUCH_USAGE_FIRMWARE = 2,   /**< firmware: signed attributes required, no smimeCapabilities */
+};
+
+/** What the signer certificate must be allowed to do. */
+enum vouch_verify_purpose {
+	VOUCH_PURPOSE_ANY = 0,
+	/** keyUsage digitalSignature (if present) and, if present, EKU codeSigning. */
+	VOUCH_PURPOSE_CODESIGN = 1,
+};
+
+/** Options flags. */
+#define VOUCH_VERIFY_ALLOW_SHA1    0x1u  /**< accept SHA-1 digests and signatures */
+#define VOUCH_VERIFY_ALLOW_LEGACY  0x2u  /**< accept RSA keys of 1024..2047 bits */
+#define VOUCH_VERIFY_ALL_SIGNERS   0x4u  /**< every signer must chain to the keyring */
+#define VOUCH_VERIFY_CHECK_TIME    0x8u  /**< check validity periods at @ref vouch_verify_opts.time */
+
+/** A SHA-256 on the deny list: of content ("bin:") or of a certificate's TBS ("tbs:"). */
+struct vouch_deny_entry {
+	int tbs;                       /**< 0: content, 1: certificate TBS */
+	uint8_t sha256[VOUCH_SHA256_LEN];
+};
+
+/** Verification options; zero-initialised means the defaults. */
+struct vouch_verify_opts {
+	int usage;                                  /**< enum vouch_verify_usage */
+	int purpose;                                /**< enum vouch_verify_purpose */
+	unsigned flags;                             /**< VOUCH_VERIFY_* */
+	int64_t time;                               /**< with VOUCH_VERIFY_CHECK_TIME: seconds since the epoch */
+	const struct vouch_x509_cert *const *extra_certs; /**< untrusted, for chains */
+	size_t extra_count;
+	const struct vouch_deny_entry *deny;
+	size_t deny_count;
+	size_t max_depth;                           /**< chain length cap; 0: 8 */
+	size_t max_signatures;                      /**< signature checks per call; 0: 64 */
+};
+
+/** How one signer fared. */
+struct vouch_verify_signer {
+	int rc;                                  /**< 0, or why it failed or was skipped */
+	const char *rule;                        /**< the rule that decided, in words */
+	const struct vouch_x509_cert *cert;      /**< the signer's certificate, or NULL */
+	const struct vouch_hash_alg *digest_alg; /**< NULL if not implemented */
+	int scheme;                              /**< enum vouch_sig_scheme (vouch/pubkey.h), 0 if unknown */
+	int trusted;                             /**< chains to the keyring */
+	size_t chain_len;                        /**< certificates from the signer to the anchor */
+	const struct vouch_x509_cert *chain[8];  /**< the signer first, the keyring entry last */
+};
+
+/** The result: the verdict and each signer. */
+struct vouch_verify_result {
+	int rc;                                      /**< the call's return value */
+	const char *rule;                            /**< the rule that decided the verdict */
+	size_t signer_count;
+	struct vouch_verify_signer signers[VOUCH_PKCS7_MAX_SIGNERS];
+	uint8_t digest[VOUCH_HASH_MAX_LEN];          /**< the content digest (first signer's hash) */
+	size_t digest_len;
+	const struct vouch_hash_alg *digest_alg;
+};
+
+/**
+ * Verify a parsed SignedData.
+ *
+ * @param[in]  msg          the message (vouch_pkcs7_parse()).
+ * @param[in]  content      detached content, or NULL for attached.
+ * @param[in]  content_len  its length.
+ * @param[in]  kr           the trusted certificates.
+ * @param[in]  opts         options, or NULL for the defaults.
+ * @param[out] result       how each signer fared (may be NULL).
+ * @return 0 if the message is accepted, else the error of the highest
+ *         priority (see above).
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_pkcs7_verify(const struct vouch_pkcs7 *msg,
+						      const uint8_t *content, size_t content_len,
+						      const struct vouch_keyring *kr,
+						      const struct vouch_verify_opts *opts,
+						      struct vouch_verify_result *result);
+
+/**
+ * Verify a parsed SignedData against a digest of the content the caller
+ * computed (for blobs hashed while streaming): as vouch_pkcs7_verify(),
+ * except that every signer must use @p alg for its digest.
+ *
+ * @param[in] alg         the hash of @p digest.
+ * @param[in] digest      the content's digest.
+ * @param[in] digest_len  alg->digest_len.
+ * @return as vouch_pkcs7_verify(); -EINVAL if the message has attached
+ *         content (its own digest would be ignored otherwise).
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_pkcs7_verify_digest(const struct vouch_pkcs7 *msg,
+							     const struct vouch_hash_alg *alg,
+							     const uint8_t *digest, size_t digest_len,
+							     const struct vouch_keyring *kr,
+							     const struct vouch_verify_opts *opts,
+							     struct vouch_verify_result *result);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VOUCH_VERIFY_H */
