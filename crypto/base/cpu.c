@@ -64,6 +64,9 @@ static uint32_t detect(void)
 			f |= VOUCH_CPU_VAES;
 		if (os_zmm && (b & bit_AVX512F) && (b & bit_AVX512VL) && (b & bit_AVX512BW))
 			f |= VOUCH_CPU_AVX512;
+		/* Leaf 7 EBX bit 21: its instructions need the ZMM state checked above. */
+		if ((f & VOUCH_CPU_AVX512) && (b & bit_AVX512IFMA))
+			f |= VOUCH_CPU_AVX512IFMA;
 	}
 	return f;
 }

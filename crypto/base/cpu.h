@@ -24,6 +24,7 @@ enum {
 	VOUCH_CPU_ADX     = 1u << 8,
 	VOUCH_CPU_VAES    = 1u << 9,
 	VOUCH_CPU_AVX512  = 1u << 10,   /* F + VL + BW, with OS support */
+	VOUCH_CPU_AVX512IFMA = 1u << 11, /* VPMADD52LUQ/HUQ; only with VOUCH_CPU_AVX512 */
 };
 
 /* The features that accelerated paths may use now (thread-safe). */
