@@ -69,12 +69,9 @@ static uint64_t sub_limbs(uint64_t *r, const uint64_t *a, const uint64_t *b, siz
 	return borrow;
 }
 
-/*
- * r = t - n if t >= n, else t, where t is k limbs plus a top carry word
- * (t < 2n). Masked select, no branch on the data.
- */
-static void final_sub(const struct vouch_bn_mont *m, uint64_t *r, const uint64_t *t,
-		      uint64_t top)
+/* see bignum.h: r = t - n if t >= n, else t, by a masked select */
+void vouch_bn_reduce_once(const struct vouch_bn_mont *m, uint64_t *r, const uint64_t *t,
+			  uint64_t top)
 {
 	uint64_t d[VOUCH_BN_MAX_LIMBS];
 	size_t k = m->limbs;
@@ -127,7 +124,7 @@ mont_mul_k(const struct vouch_bn_mont *m, uint64_t *r, const uint64_t *a, const 
 		t[k] = t[k + 1] + (uint64_t)(p >> 64);
 	}
 	/* Invariant: t < 2n, so one conditional subtraction reduces it. */
-	final_sub(m, r, t, t[k]);
+	vouch_bn_reduce_once(m, r, t, t[k]);
 }
 
 /*
@@ -187,7 +184,7 @@ mont_sqr_k(const struct vouch_bn_mont *m, uint64_t *r, const uint64_t *a, size_t
 		hc = (uint64_t)(p >> 64);
 	}
 	/* Invariant: t[k..2k) + hc * R < 2n. */
-	final_sub(m, r, t + k, hc);
+	vouch_bn_reduce_once(m, r, t + k, hc);
 }
 
 /* see bignum.h */
@@ -232,7 +229,17 @@ static void mod_double(const struct vouch_bn_mont *m, uint64_t *x)
 		x[i] = (x[i] << 1) | top;
 		top = hi;
 	}
-	final_sub(m, x, x, top);
+	vouch_bn_reduce_once(m, x, x, top);
+}
+
+/* see bignum.h */
+void vouch_bn_pow2_mod(const struct vouch_bn_mont *m, uint64_t *x, size_t e)
+{
+	/* Doubling 1, which is below n as n's top limb is not zero. */
+	memset(x, 0, m->limbs * sizeof(x[0]));
+	x[0] = 1;
+	for (size_t i = 0; i < e; i++)
+		mod_double(m, x);
 }
 
 /* see bignum.h */
@@ -277,16 +284,8 @@ int vouch_bn_mont_init(struct vouch_bn_mont *m, const uint64_t *n, size_t limbs)
 	assert(inv * n[0] == 1);
 	m->n0 = 0 - inv;
 
-	/*
-	 * R mod n = 2^(64k) mod n by doubling 1 (n's top limb is non-zero, so
-	 * 1 < n), then R^2 mod n = R * 2^(64k) mod n by doubling on.
-	 */
-	m->one[0] = 1;
-	for (size_t i = 0; i < 64 * limbs; i++)
-		mod_double(m, m->one);
-	memcpy(m->rr, m->one, limbs * sizeof(m->rr[0]));
-	for (size_t i = 0; i < 64 * limbs; i++)
-		mod_double(m, m->rr);
+	/* R^2 mod n = 2^(128k) mod n. */
+	vouch_bn_pow2_mod(m, m->rr, 128 * limbs);
 	return 0;
 }
 
@@ -305,11 +304,9 @@ void vouch_bn_mont_from(const struct vouch_bn_mont *m, uint64_t *r, const uint64
 }
 
 /* see bignum.h */
-void vouch_bn_modexp_pub(const struct vouch_bn_mont *m, uint64_t *r, const uint64_t *s,
-			 const uint8_t *e, size_t e_len)
+void vouch_bn_exp_walk(const uint8_t *e, size_t e_len, vouch_bn_exp_step_fn *step, void *ctx)
 {
-	uint64_t base[VOUCH_BN_MAX_LIMBS], acc[VOUCH_BN_MAX_LIMBS];
-	size_t k = m->limbs, top;
+	size_t top;
 	int bit;
 
 	/* e >= 3 is odd: its top set bit is not its last one. */
@@ -319,24 +316,39 @@ void vouch_bn_modexp_pub(const struct vouch_bn_mont *m, uint64_t *r, const uint6
 	}
 	assert(e_len > 0 && e[0] != 0 && (e[e_len - 1] & 1));
 	top = 31 - (size_t)__builtin_clz(e[0]);
-	vouch_bn_mont_to(m, base, s);
-	memcpy(acc, base, k * sizeof(acc[0]));
-	/*
-	 * Left to right over the bits below the top one, except the last:
-	 * acc = s^(e >> 1) R. Branches on the public exponent only.
-	 */
 	for (size_t i = 0; i < e_len; i++) {
-		for (bit = i == 0 ? (int)top - 1 : 7; bit >= (i + 1 == e_len ? 1 : 0); bit--) {
-			vouch_bn_mont_sqr(m, acc, acc);
-			if ((e[i] >> bit) & 1)
-				vouch_bn_mont_mul(m, acc, acc, base);
-		}
+		for (bit = i == 0 ? (int)top - 1 : 7; bit >= (i + 1 == e_len ? 1 : 0); bit--)
+			step(ctx, (e[i] >> bit) & 1);
 	}
-	/*
-	 * The last bit, which is set: (s^(e >> 1) R)^2 R^-1 = s^(e - 1) R, and
-	 * multiplying by s itself rather than s R leaves Montgomery form on
-	 * the way, so no conversion back is needed.
-	 */
+}
+
+/* The radix-2^64 exponentiation's state for vouch_bn_exp_walk(). */
+struct exp64 {
+	const struct vouch_bn_mont *m;
+	uint64_t *acc;
+	const uint64_t *base;   /* s R */
+};
+
+static void exp64_step(void *ctx, int bit)
+{
+	const struct exp64 *x = ctx;
+
+	vouch_bn_mont_sqr(x->m, x->acc, x->acc);
+	if (bit)
+		vouch_bn_mont_mul(x->m, x->acc, x->acc, x->base);
+}
+
+/* see bignum.h */
+void vouch_bn_modexp_pub(const struct vouch_bn_mont *m, uint64_t *r, const uint64_t *s,
+			 const uint8_t *e, size_t e_len)
+{
+	uint64_t base[VOUCH_BN_MAX_LIMBS], acc[VOUCH_BN_MAX_LIMBS];
+	struct exp64 x = { m, acc, base };
+
+	vouch_bn_mont_to(m, base, s);
+	memcpy(acc, base, m->limbs * sizeof(acc[0]));
+	vouch_bn_exp_walk(e, e_len, exp64_step, &x);
+	/* See vouch_bn_exp_walk(): the last bit leaves Montgomery form. */
 	vouch_bn_mont_sqr(m, acc, acc);
 	vouch_bn_mont_mul(m, r, acc, s);
 }

@@ -41,7 +41,6 @@ struct vouch_bn_mont {
 	uint64_t n0;                     /* -n^-1 mod 2^64 */
 	uint64_t n[VOUCH_BN_MAX_LIMBS];  /* the modulus; limbs past k are zero */
 	uint64_t rr[VOUCH_BN_MAX_LIMBS]; /* R^2 mod n */
-	uint64_t one[VOUCH_BN_MAX_LIMBS];/* R mod n: 1 in Montgomery form */
 };
 
 /*
@@ -63,7 +62,7 @@ size_t vouch_bn_bits(const uint64_t *x, size_t limbs);
 
 /*
  * Set up @m for the modulus @n of @limbs limbs (1..VOUCH_BN_MAX_LIMBS):
- * n0 = -n^-1 mod 2^64 (Newton iteration), R mod n and R^2 mod n, and the
+ * n0 = -n^-1 mod 2^64 (Newton iteration) and R^2 mod n, and the
  * multiplication for the CPU features in force (cpu.h): MULX/ADCX/ADOX
  * when BMI2 and ADX are there, portable C otherwise.
  * Returns 0, or -EINVAL if @n is even, its top limb is zero, or @limbs is
@@ -94,13 +93,35 @@ void vouch_bn_mont_from(const struct vouch_bn_mont *m, uint64_t *r, const uint64
 /*
  * r = s^e mod n for s < n and a public exponent @e of @e_len big-endian
  * bytes, odd and at least 3 (the RSA verification primitive RSAVP1,
- * RFC 8017 5.2.2 step 2). Left-to-right square-and-multiply on e's bits,
- * whose last multiplication takes s out of Montgomery form (so e = 65537
- * costs one conversion, 16 squarings and one multiplication): variable
- * time in e, meant for public exponents only. @r may alias @s.
+ * RFC 8017 5.2.2 step 2), by vouch_bn_exp_walk() below: e = 65537 costs
+ * one conversion, 16 squarings and one multiplication. Variable time in
+ * e, meant for public exponents only. @r may alias @s.
  */
 void vouch_bn_modexp_pub(const struct vouch_bn_mont *m, uint64_t *r, const uint64_t *s,
 			 const uint8_t *e, size_t e_len);
+
+/*
+ * Left-to-right square-and-multiply, for any representation: with the
+ * accumulator at s R (Montgomery form), calls @step(@ctx, bit) for each
+ * bit of e below its top one except the last (which is set): the step
+ * squares, then multiplies by s R when bit is 1, leaving s^(e >> 1) R.
+ * The caller ends with a squaring and a multiplication by s itself,
+ * which takes the result out of Montgomery form on the way
+ * ((s^(e >> 1) R)^2 R^-1 s R^-1 = s^e), so no conversion back is needed.
+ * Branches on the public exponent only.
+ */
+typedef void vouch_bn_exp_step_fn(void *ctx, int bit);
+void vouch_bn_exp_walk(const uint8_t *e, size_t e_len, vouch_bn_exp_step_fn *step, void *ctx);
+
+/*
+ * r = t mod n for t < 2n given as k limbs and a carry word @top (0 or 1):
+ * one masked subtraction, no branch on the data. @r may alias @t.
+ */
+void vouch_bn_reduce_once(const struct vouch_bn_mont *m, uint64_t *r, const uint64_t *t,
+			  uint64_t top);
+
+/* x = 2^e mod n by doubling, for 0 <= e: at key load only (slow). */
+void vouch_bn_pow2_mod(const struct vouch_bn_mont *m, uint64_t *x, size_t e);
 
 /* The implementations behind m->mul and m->sqr, for tests: portable C
  * (for any size; init picks copies specialised to 32, 48 and 64 limbs),
