@@ -186,6 +186,18 @@ static void check_modulus(struct vt_prng *p, const uint64_t *n, size_t k, int ro
 		assert_true(m.mul == vouch_bn_mont_mul_adx && m.sqr == vouch_bn_mont_sqr_adx);
 	else
 		assert_true(m.mul != vouch_bn_mont_mul_adx && m.sqr != vouch_bn_mont_sqr_adx);
+	/* Radix 2^52 exactly when IFMA is in force and R' > 4n fits. */
+	if ((vouch_cpu_features() & VOUCH_CPU_AVX512IFMA) &&
+	    vouch_bn_bits(n, k) + 2 <= 52 * VOUCH_BN_IFMA_MAX_DIGITS) {
+		assert_true(m.digits > 0 && m.digits <= VOUCH_BN_IFMA_MAX_DIGITS);
+		assert_true(52 * m.digits >= vouch_bn_bits(n, k) + 2);
+		assert_true(52 * (m.digits - 1) < vouch_bn_bits(n, k) + 2);
+		assert_true(((m.k0 * n[0]) & ((1ull << 52) - 1)) == (1ull << 52) - 1);
+	} else {
+		assert_int_equal(m.digits, 0);
+	}
+#else
+	assert_int_equal(m.digits, 0);
 #endif
 	assert_true(m.n0 * n[0] == UINT64_MAX);   /* n0 = -n^-1 mod 2^64 */
 	/* R mod n and R^2 mod n, from a single set bit. */
@@ -230,11 +242,30 @@ static void check_modulus(struct vt_prng *p, const uint64_t *n, size_t k, int ro
 	}
 }
 
-/* Run a test body once per implementation (portable, then MULX/ADX). */
+/*
+ * The implementations: portable, then (with any feature) MULX/ADX alone,
+ * then everything, which adds radix 2^52 with AVX512-IFMA. The pin takes
+ * effect at the next vouch_bn_mont_init() or key load.
+ */
+static int rsa_impl_count(void)
+{
+	return vt_impl_count() > 1 ? 3 : 1;
+}
+
+static const char *rsa_impl_pin(int index)
+{
+	if (index != 1)
+		return vt_impl_pin(index == 0 ? 0 : 1);
+	vt_impl_pin(1);
+	vouch_cpu_features_restrict(UINT32_MAX & ~(uint32_t)VOUCH_CPU_AVX512IFMA);
+	return "no-ifma";
+}
+
+/* Run a test body once per implementation. */
 #define FOR_EACH_IMPL(body)                                                     \
 	do {                                                                    \
-		for (int impl_ = 0; impl_ < vt_impl_count(); impl_++) {         \
-			print_message("[ IMPL     ] %s\n", vt_impl_pin(impl_));  \
+		for (int impl_ = 0; impl_ < rsa_impl_count(); impl_++) {        \
+			print_message("[ IMPL     ] %s\n", rsa_impl_pin(impl_)); \
 			body;                                                   \
 		}                                                               \
 		vt_impl_unpin();                                                \
@@ -347,8 +378,106 @@ static void test_bignum_adx_equal(void **state)
 		}
 	}
 }
+
+/* An odd modulus of exactly @bits bits (bits >= 2): 2^bits - 1 when @ones,
+ * else 2^(bits - 1) + 1. Returns its length in limbs. */
+static size_t modulus_of_bits(uint64_t *n, size_t bits, int ones)
+{
+	size_t k = (bits + 63) / 64;
+
+	memset(n, 0, k * sizeof(n[0]));
+	if (ones) {
+		memset(n, 0xff, k * sizeof(n[0]));
+		if (bits % 64)
+			n[k - 1] >>= 64 - bits % 64;
+	} else {
+		n[(bits - 1) / 64] = 1ull << ((bits - 1) % 64);
+		n[0] |= 1;
+	}
+	return k;
+}
+
+/* Radix 2^52 against the portable path, for one modulus: a b mod n for
+ * every pair of edge and random operands, and s^e mod n. */
+static void ifma_check_modulus(struct vt_prng *p, const uint64_t *n, size_t k)
+{
+	static const uint8_t exps[][3] = { { 0, 0, 3 }, { 1, 0, 1 } };
+	struct vouch_bn_mont m, ref;
+	uint64_t a[VOUCH_BN_MAX_LIMBS], b[VOUCH_BN_MAX_LIMBS];
+	uint64_t want[VOUCH_BN_MAX_LIMBS], got[VOUCH_BN_MAX_LIMBS];
+
+	assert_vouch_ok(vouch_bn_mont_init(&m, n, k));
+	if (vouch_bn_bits(n, k) + 2 > 52 * VOUCH_BN_IFMA_MAX_DIGITS) {
+		assert_int_equal(m.digits, 0);    /* too large: 64-bit limbs */
+		return;
+	}
+	assert_true(m.digits > 0);
+	/* The same modulus on the portable path alone. */
+	ref = m;
+	ref.mul = vouch_bn_mont_mul_portable;
+	ref.sqr = vouch_bn_mont_sqr_portable;
+	ref.digits = 0;
+	for (int ai = 0; ai < 8; ai++) {
+		pick_operand(p, a, n, k, ai);
+		for (int bi = 0; bi < 8; bi++) {
+			pick_operand(p, b, n, k, bi);
+			/* (a b R^-1) R^2 R^-1 = a b */
+			vouch_bn_mont_mul_portable(&ref, want, a, b);
+			vouch_bn_mont_mul_portable(&ref, want, want, ref.rr);
+			vouch_bn_mulmod_ifma(&m, got, a, b);
+			assert_memory_equal(got, want, k * sizeof(want[0]));
+		}
+		vouch_bn_mont_mul_portable(&ref, want, a, a);
+		vouch_bn_mont_mul_portable(&ref, want, want, ref.rr);
+		vouch_bn_mulmod_ifma(&m, got, a, a);
+		assert_memory_equal(got, want, k * sizeof(want[0]));
+		for (size_t ei = 0; ei < sizeof(exps) / sizeof(exps[0]); ei++) {
+			vouch_bn_modexp_pub(&ref, want, a, exps[ei], sizeof(exps[ei]));
+			memcpy(got, a, k * sizeof(got[0]));
+			vouch_bn_modexp_pub(&m, got, got, exps[ei], sizeof(exps[ei]));
+			assert_memory_equal(got, want, k * sizeof(want[0]));
+		}
+	}
+}
+
+/*
+ * AVX512-IFMA against portable C for every length of whole and partial
+ * vectors (8 digits) up to the largest, with the moduli of the MULX test,
+ * and moduli of 52 K - 3 .. 52 K + 1 bits, where K (hence R') changes.
+ */
+static void test_bignum_ifma_equal(void **state)
+{
+	static const size_t sizes[] = { 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47,
+					48, 49, 63, 64, 65, 79, 80, 81, 95, 96, 97, 103, 104 };
+	static const size_t ks[] = { 1, 2, 8, 20, 39, 40, 41, 59, 60, 61, 79, 80, 81, 128 };
+	struct vt_prng p;
+	uint64_t n[VOUCH_BN_MAX_LIMBS];
+
+	if (!(vouch_cpu_features_detected() & VOUCH_CPU_AVX512IFMA))
+		skip();
+	vt_impl_pin(1);
+	vt_prng_seed(&p, "rsa ifma");
+	for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
+		for (int mi = 0; mi < 4; mi++) {
+			pick_modulus(&p, n, sizes[si], mi);
+			ifma_check_modulus(&p, n, sizes[si]);
+		}
+	}
+	for (size_t ki = 0; ki < sizeof(ks) / sizeof(ks[0]); ki++) {
+		for (size_t bits = 52 * ks[ki] - 3; bits <= 52 * ks[ki] + 1; bits++) {
+			ifma_check_modulus(&p, n, modulus_of_bits(n, bits, 1));
+			ifma_check_modulus(&p, n, modulus_of_bits(n, bits, 0));
+		}
+	}
+	vt_impl_unpin();
+}
 #else
 static void test_bignum_adx_equal(void **state)
+{
+	skip();
+}
+
+static void test_bignum_ifma_equal(void **state)
 {
 	skip();
 }
@@ -858,6 +987,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_bignum_bytes),
 		cmocka_unit_test(test_bignum_mont),
 		cmocka_unit_test(test_bignum_adx_equal),
+		cmocka_unit_test(test_bignum_ifma_equal),
 		cmocka_unit_test(test_bignum_modexp),
 		cmocka_unit_test(test_key_policy),
 		cmocka_unit_test(test_known_answers),

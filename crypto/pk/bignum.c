@@ -286,6 +286,12 @@ int vouch_bn_mont_init(struct vouch_bn_mont *m, const uint64_t *n, size_t limbs)
 
 	/* R^2 mod n = 2^(128k) mod n. */
 	vouch_bn_pow2_mod(m, m->rr, 128 * limbs);
+#if defined(VOUCH_ACCEL_X86) && defined(__x86_64__)
+	/* Radix 2^52 for the exponentiation when the CPU and the size allow. */
+	if ((vouch_cpu_features() & (VOUCH_CPU_AVX512 | VOUCH_CPU_AVX512IFMA)) ==
+	    (VOUCH_CPU_AVX512 | VOUCH_CPU_AVX512IFMA))
+		(void)vouch_bn_mont_init_ifma(m);
+#endif
 	return 0;
 }
 
@@ -345,6 +351,12 @@ void vouch_bn_modexp_pub(const struct vouch_bn_mont *m, uint64_t *r, const uint6
 	uint64_t base[VOUCH_BN_MAX_LIMBS], acc[VOUCH_BN_MAX_LIMBS];
 	struct exp64 x = { m, acc, base };
 
+#if defined(VOUCH_ACCEL_X86) && defined(__x86_64__)
+	if (m->digits) {
+		vouch_bn_modexp_pub_ifma(m, r, s, e, e_len);
+		return;
+	}
+#endif
 	vouch_bn_mont_to(m, base, s);
 	memcpy(acc, base, m->limbs * sizeof(acc[0]));
 	vouch_bn_exp_walk(e, e_len, exp64_step, &x);

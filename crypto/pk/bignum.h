@@ -6,7 +6,9 @@
  *
  * Montgomery arithmetic (Montgomery 1985; the "CIOS" interleaving of
  * Koc, Acar and Kaliski 1996) with R = 2^(64 * limbs) for an odd modulus n
- * whose top limb is not zero: mont_mul(a, b) = a * b * R^-1 mod n.
+ * whose top limb is not zero: mont_mul(a, b) = a * b * R^-1 mod n. With
+ * AVX512-IFMA, the public exponentiation runs instead in radix 2^52 with
+ * R' = 2^(52 K) (bignum_ifma.c), converting in and out once.
  *
  * Constant time: the multiplications and squarings have no data-dependent
  * branches or indices (the final subtraction is a masked select), but
@@ -31,6 +33,14 @@ typedef void vouch_bn_mont_sqr_fn(const struct vouch_bn_mont *m, uint64_t *r,
 				  const uint64_t *a);
 
 /*
+ * Radix-2^52 digits of the AVX-512 IFMA exponentiation (bignum_ifma.c):
+ * R' = 2^(52 K) must exceed 4n, so moduli of up to 52 * 128 - 2 = 6654 bits
+ * (RSA-2048 to -4096, and -6144) take that path; larger ones stay on 64-bit
+ * limbs. 128 is what fits beside the rest in struct vouch_rsa_key.
+ */
+#define VOUCH_BN_IFMA_MAX_DIGITS 128
+
+/*
  * An odd modulus with its Montgomery constants, computed once by
  * vouch_bn_mont_init(). Copyable (the function pointers point to code).
  */
@@ -41,6 +51,15 @@ struct vouch_bn_mont {
 	uint64_t n0;                     /* -n^-1 mod 2^64 */
 	uint64_t n[VOUCH_BN_MAX_LIMBS];  /* the modulus; limbs past k are zero */
 	uint64_t rr[VOUCH_BN_MAX_LIMBS]; /* R^2 mod n */
+	/*
+	 * For vouch_bn_modexp_pub() in radix 2^52, when init saw AVX512-IFMA:
+	 * K digits (0: not used), -n^-1 mod 2^52, and R'^2 mod n for
+	 * R' = 2^(52 K), in K digits of 52 bits (zero above). n itself in
+	 * radix 2^52 does not fit as well; it is repacked per call (cheap).
+	 */
+	size_t digits;
+	uint64_t k0;
+	uint64_t rr52[VOUCH_BN_IFMA_MAX_DIGITS];
 };
 
 /*
@@ -64,7 +83,9 @@ size_t vouch_bn_bits(const uint64_t *x, size_t limbs);
  * Set up @m for the modulus @n of @limbs limbs (1..VOUCH_BN_MAX_LIMBS):
  * n0 = -n^-1 mod 2^64 (Newton iteration) and R^2 mod n, and the
  * multiplication for the CPU features in force (cpu.h): MULX/ADCX/ADOX
- * when BMI2 and ADX are there, portable C otherwise.
+ * when BMI2 and ADX are there, portable C otherwise. With AVX512-IFMA
+ * (and n of at most 6654 bits), also the radix-2^52 constants, which
+ * vouch_bn_modexp_pub() then uses.
  * Returns 0, or -EINVAL if @n is even, its top limb is zero, or @limbs is
  * out of range.
  */
@@ -94,8 +115,10 @@ void vouch_bn_mont_from(const struct vouch_bn_mont *m, uint64_t *r, const uint64
  * r = s^e mod n for s < n and a public exponent @e of @e_len big-endian
  * bytes, odd and at least 3 (the RSA verification primitive RSAVP1,
  * RFC 8017 5.2.2 step 2), by vouch_bn_exp_walk() below: e = 65537 costs
- * one conversion, 16 squarings and one multiplication. Variable time in
- * e, meant for public exponents only. @r may alias @s.
+ * one conversion, 16 squarings and one multiplication. In radix 2^52
+ * (bignum_ifma.c) when @m has digits, on @m's 64-bit multiplication
+ * otherwise. Variable time in e, meant for public exponents only. @r may
+ * alias @s.
  */
 void vouch_bn_modexp_pub(const struct vouch_bn_mont *m, uint64_t *r, const uint64_t *s,
 			 const uint8_t *e, size_t e_len);
@@ -131,6 +154,22 @@ vouch_bn_mont_sqr_fn vouch_bn_mont_sqr_portable;
 #if defined(VOUCH_ACCEL_X86) && defined(__x86_64__)
 vouch_bn_mont_mul_fn vouch_bn_mont_mul_adx;
 vouch_bn_mont_sqr_fn vouch_bn_mont_sqr_adx;
+
+/*
+ * The radix-2^52 path (bignum_ifma.c). Init: the digits and constants of
+ * @m (n, limbs and n0 set), for moduli of at most 6654 bits; returns 0,
+ * or -ERANGE for larger ones (then @m->digits stays 0).
+ */
+int vouch_bn_mont_init_ifma(struct vouch_bn_mont *m);
+/* vouch_bn_modexp_pub() for an @m with digits. */
+void vouch_bn_modexp_pub_ifma(const struct vouch_bn_mont *m, uint64_t *r, const uint64_t *s,
+			      const uint8_t *e, size_t e_len);
+/* For tests: r = a * b mod n (a, b < n, fully reduced) through the
+ * radix-2^52 multiplication, for an @m with digits. @r may alias @a or
+ * @b, and @b may be @a (a square: the exponentiation's squarings are
+ * this multiplication with both operands equal). */
+void vouch_bn_mulmod_ifma(const struct vouch_bn_mont *m, uint64_t *r, const uint64_t *a,
+			  const uint64_t *b);
 #endif
 
 #endif /* VOUCH_BIGNUM_H */
