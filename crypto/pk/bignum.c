@@ -233,11 +233,8 @@ static void mod_double(const struct vouch_bn_mont *m, uint64_t *x)
 }
 
 /* see bignum.h */
-void vouch_bn_pow2_mod(const struct vouch_bn_mont *m, uint64_t *x, size_t e)
+void vouch_bn_shl_mod(const struct vouch_bn_mont *m, uint64_t *x, size_t e)
 {
-	/* Doubling 1, which is below n as n's top limb is not zero. */
-	memset(x, 0, m->limbs * sizeof(x[0]));
-	x[0] = 1;
 	for (size_t i = 0; i < e; i++)
 		mod_double(m, x);
 }
@@ -284,8 +281,10 @@ int vouch_bn_mont_init(struct vouch_bn_mont *m, const uint64_t *n, size_t limbs)
 	assert(inv * n[0] == 1);
 	m->n0 = 0 - inv;
 
-	/* R^2 mod n = 2^(128k) mod n. */
-	vouch_bn_pow2_mod(m, m->rr, 128 * limbs);
+	/* R^2 mod n = 2^(128k) mod n, doubling 1 (below n: n's top limb is
+	 * not zero). */
+	m->rr[0] = 1;
+	vouch_bn_shl_mod(m, m->rr, 128 * limbs);
 #if defined(VOUCH_ACCEL_X86) && defined(__x86_64__)
 	/* Radix 2^52 for the exponentiation when the CPU and the size allow. */
 	if ((vouch_cpu_features() & (VOUCH_CPU_AVX512 | VOUCH_CPU_AVX512IFMA)) ==

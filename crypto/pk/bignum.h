@@ -143,8 +143,8 @@ void vouch_bn_exp_walk(const uint8_t *e, size_t e_len, vouch_bn_exp_step_fn *ste
 void vouch_bn_reduce_once(const struct vouch_bn_mont *m, uint64_t *r, const uint64_t *t,
 			  uint64_t top);
 
-/* x = 2^e mod n by doubling, for 0 <= e: at key load only (slow). */
-void vouch_bn_pow2_mod(const struct vouch_bn_mont *m, uint64_t *x, size_t e);
+/* x = x 2^e mod n for x < n, by doubling: at key load only (slow). */
+void vouch_bn_shl_mod(const struct vouch_bn_mont *m, uint64_t *x, size_t e);
 
 /* The implementations behind m->mul and m->sqr, for tests: portable C
  * (for any size; init picks copies specialised to 32, 48 and 64 limbs),

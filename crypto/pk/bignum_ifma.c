@@ -41,8 +41,13 @@ __extension__ typedef unsigned __int128 u128;
 _Static_assert(VOUCH_BN_IFMA_MAX_DIGITS % LANES == 0, "whole vectors");
 
 /* Loops over the vectors unroll whole, so the accumulator stays in
- * registers (-O2 alone keeps it in memory). */
+ * registers (-O2 alone keeps it in memory, and clang 14 takes GCC's
+ * pragma as a count it does not apply after inlining). */
+#if defined(__clang__)
+#define UNROLL _Pragma("clang loop unroll(full)")
+#else
 #define UNROLL _Pragma("GCC unroll 16")
+#endif
 
 /* The digits in whole vectors: K rounded up to a multiple of 8 lanes. */
 static size_t vecs_of(size_t digits)
@@ -243,6 +248,32 @@ static void mod52_out(const struct mod52 *p, uint64_t *r, const uint64_t *x)
 	vouch_bn_reduce_once(p->m, r, t, t[k]);
 }
 
+/*
+ * rr = R'^2 mod n = 2^(104 K) mod n, from R^2 = 2^(128 k) mod n: 104 K is
+ * at most 106 above 128 k (K = ceil((bits + 2) / 52), bits <= 64 k), so a
+ * few doublings from R^2, or, below it, one Montgomery multiplication
+ * R^2 2^j R^-1 with 2^j < R (b < R suffices: the product stays below
+ * 2n before the final subtraction). Doubling all the way from 1 would
+ * cost as much as the rest of the key load again.
+ */
+static void rr52_of(const struct vouch_bn_mont *m, uint64_t *rr)
+{
+	size_t e = 104 * m->digits, k = m->limbs;
+	uint64_t p[VOUCH_BN_MAX_LIMBS] = { 0 };
+
+	if (e >= 128 * k) {
+		memcpy(rr, m->rr, k * sizeof(rr[0]));
+		vouch_bn_shl_mod(m, rr, e - 128 * k);
+	} else if (e >= 64 * k) {
+		p[(e - 64 * k) / 64] = UINT64_C(1) << ((e - 64 * k) % 64);
+		vouch_bn_mont_mul(m, rr, m->rr, p);
+	} else {                        /* one-limb moduli only */
+		p[0] = 1;
+		vouch_bn_shl_mod(m, p, e);
+		memcpy(rr, p, k * sizeof(rr[0]));
+	}
+}
+
 /* see bignum.h */
 int vouch_bn_mont_init_ifma(struct vouch_bn_mont *m)
 {
@@ -254,7 +285,7 @@ int vouch_bn_mont_init_ifma(struct vouch_bn_mont *m)
 		return -ERANGE;
 	m->digits = (bits + 2 + 51) / 52;
 	m->k0 = m->n0 & MASK52;
-	vouch_bn_pow2_mod(m, rr, 104 * m->digits);
+	rr52_of(m, rr);
 	to_radix52(m->rr52, VOUCH_BN_IFMA_MAX_DIGITS, rr, m->limbs);
 	return 0;
 }
