@@ -9,12 +9,15 @@
 
 #include "bignum.h"
 #include "cpu.h"
+#include "endian.h"
 
 __extension__ typedef unsigned __int128 u128;
 
 /* see bignum.h */
 int vouch_bn_from_bytes(uint64_t *x, size_t limbs, const uint8_t *in, size_t len)
 {
+	size_t i;
+
 	memset(x, 0, limbs * sizeof(*x));
 	while (len > 0 && in[0] == 0) {
 		in++;
@@ -22,17 +25,24 @@ int vouch_bn_from_bytes(uint64_t *x, size_t limbs, const uint8_t *in, size_t len
 	}
 	if (len > limbs * 8)
 		return -EOVERFLOW;
-	/* in[len - 1] is the least significant byte. */
-	for (size_t i = 0; i < len; i++)
-		x[i / 8] |= (uint64_t)in[len - 1 - i] << (8 * (i % 8));
+	/* Whole limbs from the end (in[len - 1] is the least significant
+	 * byte), then the bytes of a partial top limb. */
+	for (i = 0; 8 * i + 8 <= len; i++)
+		x[i] = vouch_load_be64(in + len - 8 * i - 8);
+	for (size_t j = 8 * i; j < len; j++)
+		x[i] |= (uint64_t)in[len - 1 - j] << (8 * (j % 8));
 	return 0;
 }
 
 /* see bignum.h */
 void vouch_bn_to_bytes(uint8_t *out, size_t len, const uint64_t *x, size_t limbs)
 {
-	for (size_t i = 0; i < len; i++)
-		out[len - 1 - i] = i / 8 < limbs ? (uint8_t)(x[i / 8] >> (8 * (i % 8))) : 0;
+	size_t i;
+
+	for (i = 0; 8 * i + 8 <= len && i < limbs; i++)
+		vouch_store_be64(out + len - 8 * i - 8, x[i]);
+	for (size_t j = 8 * i; j < len; j++)
+		out[len - 1 - j] = j / 8 < limbs ? (uint8_t)(x[j / 8] >> (8 * (j % 8))) : 0;
 }
 
 /* see bignum.h */
