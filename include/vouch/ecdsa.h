@@ -22,7 +22,9 @@
  *     // rc == 0: valid; -EKEYREJECTED: not a valid signature
  *
  * Implementation: field arithmetic specialised per prime (64-bit limbs,
- * Montgomery multiplication with the moduli as compile-time constants),
+ * Montgomery multiplication with the moduli as compile-time constants;
+ * P-256's reduction uses -p^-1 mod 2^64 = 1; MULX/ADX paths chosen at
+ * run time, each tested equal to the portable one; divsteps inversion),
  * Jacobian coordinates, and u1 G + u2 Q as one interleaved (Straus-Shamir)
  * multiplication with width-8 NAF over a table of odd multiples of G,
  * computed once on first use (thread-safe, pthread_once), and width-5 NAF

@@ -33,10 +33,13 @@
  * VOUCH_RSA_ALLOW_LEGACY); e odd with 1 < e < n. Hash policy (SHA-1) is
  * left to the caller: every descriptor of vouch/hash.h is accepted here.
  *
- * Implementation: Montgomery multiplication on 64-bit limbs, with the
- * constants -n^-1 mod 2^64 and R^2 mod n computed once at key load, and
- * s^e mod n by left-to-right square-and-multiply (17 multiplications for
- * e = 65537).
+ * Implementation: Montgomery multiplication on 64-bit limbs (portable C,
+ * or MULX/ADCX/ADOX where the CPU has them) and, on CPUs with AVX512-IFMA,
+ * in radix 2^52 for moduli up to 6654 bits (Gueron and Krasnov's almost
+ * Montgomery multiplication, eight digits per vector); the constants of
+ * both (-n^-1, R^2 mod n) are computed once at key load, and s^e mod n
+ * runs left to right (17 multiplications for e = 65537). The path is
+ * chosen at run time; every path is tested equal to the portable one.
  *
  * Constant time: no. Verification handles public values only (key,
  * digest, signature); its time depends on them. The final comparisons
