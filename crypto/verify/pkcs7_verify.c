@@ -593,6 +593,21 @@ static int start(struct run *r, const struct vouch_pkcs7 *msg, const struct vouc
 	return 0;
 }
 
+/* Whether the caller's content is byte for byte the message's own. */
+static bool same_content(const struct vouch_pkcs7 *msg, const uint8_t *content, size_t len)
+{
+	size_t pos = 0;
+
+	for (size_t i = 0; i < msg->fragment_count; i++) {
+		const struct vouch_span *f = &msg->fragments[i];
+
+		if (f->len > len - pos || memcmp(content + pos, msg->bytes + f->off, f->len))
+			return false;
+		pos += f->len;
+	}
+	return pos == len;
+}
+
 /* see vouch/verify.h */
 int vouch_pkcs7_verify(const struct vouch_pkcs7 *msg, const uint8_t *content, size_t content_len,
 		       const struct vouch_keyring *kr, const struct vouch_verify_opts *opts,
@@ -606,13 +621,23 @@ int vouch_pkcs7_verify(const struct vouch_pkcs7 *msg, const uint8_t *content, si
 		result = &local;
 	if (rc == 0 && (!content && content_len))
 		rc = -EINVAL;
-	/* Detached: the caller's bytes; attached: never the caller's too (N31). */
-	if (rc == 0 && msg->has_content == (content != NULL))
+	/* Detached: the caller's bytes; attached: never the caller's too (N31).
+	 * Without signers there is nothing to check the content against: the
+	 * verdict is "no signers" (-ENOKEY, as the kernel's) either way. */
+	if (rc == 0 && msg->signer_count && !msg->has_content && !content)
 		rc = -EINVAL;
+	/* Content given for a message with its own is only accepted if it is
+	 * the same bytes: never verify one against the other's signature. */
+	if (rc == 0 && msg->has_content && content) {
+		if (!same_content(msg, content, content_len))
+			rc = -EINVAL;
+		content = NULL;
+		content_len = 0;
+	}
 	if (rc) {
 		memset(result, 0, sizeof(*result));
 		result->rc = rc;
-		result->rule = msg && msg->has_content ? "content given for a message that has its own"
+		result->rule = msg && msg->has_content ? "content given differs from the message's own"
 						       : "detached signature without content";
 		return rc;
 	}

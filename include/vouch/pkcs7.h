@@ -139,6 +139,20 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_pkcs7_parse(struct vouch_pkcs7 **out,
 						     const struct vouch_pkcs7_limits *limits);
 
 /**
+ * Decode the first PEM block labelled "PKCS7" or "CMS" (RFC 7468 §10 and
+ * §9) of a text, for vouch_pkcs7_parse().
+ *
+ * @param[in]  text     the PEM text; it need not be NUL-terminated.
+ * @param[in]  len      its length.
+ * @param[out] der      a new buffer with the DER (free() it), or NULL.
+ * @param[out] der_len  its length.
+ * @return -EINVAL for NULL arguments; -EBADMSG if there is no such block
+ *         or its base64 is invalid; -ENOMEM; otherwise 0.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_pkcs7_pem_decode(const char *text, size_t len,
+							  uint8_t **der, size_t *der_len);
+
+/**
  * Free a parsed message.
  * @param[in] msg  the message, or NULL (then nothing happens).
  */

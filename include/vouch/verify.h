@@ -121,7 +121,9 @@ struct vouch_verify_result {
  * Verify a parsed SignedData.
  *
  * @param[in]  msg          the message (vouch_pkcs7_parse()).
- * @param[in]  content      detached content, or NULL for attached.
+ * @param[in]  content      detached content, or NULL for attached (for an
+ *                          attached message it may also be the very same
+ *                          bytes; anything else is -EINVAL).
  * @param[in]  content_len  its length.
  * @param[in]  kr           the trusted certificates.
  * @param[in]  opts         options, or NULL for the defaults.

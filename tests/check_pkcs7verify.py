@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""pkcs7verify as a user runs it, checked by exit code and output.
+
+    check_pkcs7verify.py PKCS7VERIFY fixtures DATA_DIR
+    check_pkcs7verify.py PKCS7VERIFY manifests VECTORS_DIR
+
+fixtures: the committed signatures of tests/data (attached, detached,
+streamed, module-style, tampered, untrusted, deny lists, times, JSON).
+manifests: every row of ../shared/vectors/pkcs7/*/manifest.tsv with the
+exit code the vectors README gives for its verdict. Exits non-zero on the
+first mismatch; with CI=true a missing vectors directory is a failure.
+"""
+import hashlib
+import json
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+
+# The vectors README: verdict -> accepted exit codes (and extra options).
+VERDICT_EXIT = {
+    'ok': {0}, 'bad-sig': {1}, 'expired': {1}, 'untrusted': {2}, 'malformed': {3},
+    'unsupported': {4}, 'ok-legacy': {4}, 'refused': {1, 2, 3, 64},
+}
+
+
+def run(tool, args):
+    p = subprocess.run([tool] + args, capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def expect(tool, args, want, what):
+    code, out, err = run(tool, args)
+    ok = code in want if isinstance(want, set) else code == want
+    if not ok:
+        sys.exit('FAIL %s: exit %d, want %s\n  %s\n  %s' % (what, code, want, ' '.join(args), err))
+    if code not in (0, 64) and not err.strip() and '-q' not in args:
+        sys.exit('FAIL %s: no reason on stderr' % what)
+    return out
+
+
+def fixtures(tool, data):
+    p = os.path.join(data, 'pkcs7')
+    signer, content = os.path.join(p, 'signer.pem'), os.path.join(p, 'content.bin')
+    t = ['--trust', signer]
+    for m in ('attached.der', 'stream.ber', 'skid.der'):
+        expect(tool, t + [os.path.join(p, m)], 0, m)
+    for m in ('detached.der', 'noattr.der', 'two-signers.der'):
+        expect(tool, t + ['--content', content, os.path.join(p, m)], 0, m)
+    expect(tool, t + [os.path.join(p, 'detached.der')], 64, 'detached without content')
+    expect(tool, t + ['--content', content, os.path.join(p, 'attached.der')], 0,
+           'the same content for an attached signature')
+    expect(tool, ['--trust', os.path.join(p, 'ec-signer.pem'), '--content', content,
+                  os.path.join(p, 'detached.der')], 2, 'untrusted signer')
+    expect(tool, t + [os.path.join(data, 'verify', 'clone.der')], 2, 'cloned identifiers')
+    expect(tool, t + [os.path.join(p, 'certs-only.der')], 2, 'no signers')
+    expect(tool, t + ['/nonexistent.p7s'], 66, 'missing input')
+    expect(tool, ['--bogus'], 64, 'unknown option')
+    expect(tool, t + ['--usage', 'firmware', '--content', content,
+                      os.path.join(p, 'noattr.der')], 1, 'firmware usage without attributes')
+    expect(tool, t + ['--usage', 'module', os.path.join(p, 'attached.der')], 1,
+           'module usage with attributes')
+    expect(tool, t + ['--check-time=1990-01-01', os.path.join(p, 'attached.der')], 1, 'not yet valid')
+    expect(tool, t + ['--check-time=2100-01-01T00:00:00Z', os.path.join(p, 'attached.der')], 0,
+           'valid in 2100 (past 2038)')
+    expect(tool, t + ['--check-time=yesterday', os.path.join(p, 'attached.der')], 64, 'bad time')
+    with tempfile.TemporaryDirectory() as tmp:
+        body = open(content, 'rb').read()
+        tampered = os.path.join(tmp, 'tampered.bin')
+        open(tampered, 'wb').write(body[:-1] + bytes([body[-1] ^ 1]))
+        expect(tool, t + ['--content', tampered, os.path.join(p, 'detached.der')], 1, 'tampered')
+        expect(tool, t + ['--content', tampered, os.path.join(p, 'attached.der')], 64,
+               'other content for an attached signature')
+        deny = os.path.join(tmp, 'deny')
+        open(deny, 'w').write('# the content\nbin:%s\n' % hashlib.sha256(body).hexdigest())
+        expect(tool, t + ['--deny', deny, os.path.join(p, 'attached.der')], 1, 'denied content')
+        open(deny, 'w').write('bin:xyz\n')
+        expect(tool, t + ['--deny', deny, os.path.join(p, 'attached.der')], 64, 'bad deny file')
+        # A kernel-module-style file: content || PKCS#7 || trailer || marker.
+        sig = open(os.path.join(p, 'noattr.der'), 'rb').read()
+        trailer = struct.pack('>BBBBB3xI', 0, 0, 2, 0, 0, len(sig))
+        module = os.path.join(tmp, 'mod.ko')
+        open(module, 'wb').write(body + sig + trailer + b'~Module signature appended~\n')
+        expect(tool, t + ['--module', module], 0, 'module')
+        open(module, 'wb').write(body[:-1] + b'x' + sig + trailer + b'~Module signature appended~\n')
+        expect(tool, t + ['--module', module], 1, 'tampered module')
+        open(module, 'wb').write(body)
+        expect(tool, t + ['--module', module], 1, 'unsigned module')
+        # PEM input.
+        pem = os.path.join(tmp, 'sig.pem')
+        b64 = __import__('base64').encodebytes(open(os.path.join(p, 'attached.der'), 'rb').read())
+        open(pem, 'wb').write(b'-----BEGIN PKCS7-----\n' + b64 + b'-----END PKCS7-----\n')
+        expect(tool, t + [pem], 0, 'PEM input')
+    out = expect(tool, t + ['--json', '-q', '--content', content, os.path.join(p, 'two-signers.der')],
+                 0, 'json')
+    j = json.loads(out)
+    if j['verdict'] != 'accepted' or len(j['signers']) != 2 or j['content_digest']['alg'] != 'sha256':
+        sys.exit('FAIL json: %s' % out)
+    print('pkcs7verify fixtures: all cases as expected')
+
+
+def manifests(tool, vectors):
+    base = os.path.join(vectors, 'pkcs7')
+    if not os.path.isdir(base):
+        if os.environ.get('CI') == 'true':
+            sys.exit('FAIL: CI=true but the vectors directory %s is missing' % base)
+        print('vectors directory %s not found: skipped (set VOUCH_VECTORS)' % base)
+        sys.exit(77)
+    n = 0
+    for project in sorted(os.listdir(base)):
+        d = os.path.join(base, project)
+        rows = [l.rstrip('\n').split('\t') for l in open(os.path.join(d, 'manifest.tsv'))
+                if l.strip() and not l.startswith('#')]
+        for row in rows:
+            # mbedtls: file content trusted expect note; gnutls adds check-time.
+            f, content, trusted = row[0], row[1], row[2]
+            check_time, verdict = (row[3], row[4]) if project == 'gnutls' else ('now', row[3])
+            if verdict == 'parse-only':
+                continue
+            args = []
+            for t in trusted.split(','):
+                if t != '-':
+                    args += ['--trust', os.path.join(d, t)]
+            if content != '-':
+                args += ['--content', os.path.join(d, content)]
+            if verdict == 'expired' and check_time != '-':
+                args.append('--check-time=' + check_time)
+            sig = os.path.join(d, f)
+            if verdict == 'ok-with-sha1':
+                expect(tool, args + [sig], 4, '%s/%s without --allow-sha1' % (project, f))
+                expect(tool, args + ['--allow-sha1', sig], 0, '%s/%s' % (project, f))
+            else:
+                expect(tool, args + [sig], VERDICT_EXIT[verdict], '%s/%s (%s)' % (project, f, verdict))
+            n += 1
+    print('pkcs7verify manifests: %d rows as the vectors README says' % n)
+
+
+def main():
+    tool, mode, path = sys.argv[1:4]
+    (fixtures if mode == 'fixtures' else manifests)(tool, path)
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,575 @@
+/*
+ * pkcs7verify: verify a PKCS#7 / CMS SignedData signature against trusted
+ * certificates, with the exit codes of DESIGN.md's command-line contract.
+ * See pkcs7verify(1) (tools/pkcs7verify.1) for the options and --json.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <vouch/vouch.h>
+
+#include "toolcommon.h"
+
+static const char *prog = "pkcs7verify";
+
+#define MAX_FILES 32
+#define MAX_EXTRA 64
+#define MAX_DENY 256
+#define MAX_INPUT (64u << 20)
+
+struct args {
+	const char *trust[MAX_FILES], *certs[MAX_FILES];
+	size_t ntrust, ncerts;
+	const char *content, *deny, *signature;
+	const char *inform;
+	int module, json, quiet;
+	struct vouch_verify_opts opts;
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: %s [--trust FILE]... [--certs FILE]... [--content FILE]\n"
+		"          [--inform auto|der|pem] [--module] [--usage any|module|firmware]\n"
+		"          [--purpose any|codesign] [--check-time[=TIME]] [--deny FILE]\n"
+		"          [--allow-sha1] [--json] [-q] SIGNATURE\n"
+		"Verify a PKCS#7/CMS SignedData SIGNATURE against the --trust certificates.\n"
+		"Exit: 0 accepted, 1 rejected, 2 no trusted key, 3 malformed, 4 unsupported,\n"
+		"64 usage, 66 unreadable input, 70 internal. See pkcs7verify(1).\n", prog);
+}
+
+/* ---- Reading files ---- */
+
+static int read_file(const char *path, uint8_t **out, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 1 << 16, n = 0;
+	uint8_t *buf;
+
+	*out = NULL;
+	if (!f)
+		return -errno;
+	buf = malloc(cap);
+	while (buf) {
+		size_t got = fread(buf + n, 1, cap - n, f);
+
+		n += got;
+		if (n < cap)
+			break;
+		if (cap >= MAX_INPUT) {
+			free(buf);
+			fclose(f);
+			return -E2BIG;
+		}
+		uint8_t *grown = realloc(buf, cap * 2);
+
+		if (!grown)
+			free(buf);
+		buf = grown;
+		cap *= 2;
+	}
+	if (!buf) {
+		fclose(f);
+		return -ENOMEM;
+	}
+	if (ferror(f)) {
+		free(buf);
+		fclose(f);
+		return -EIO;
+	}
+	fclose(f);
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+static int looks_pem(const uint8_t *buf, size_t len)
+{
+	return len >= 11 && memmem(buf, len, "-----BEGIN ", 11) != NULL;
+}
+
+/* ---- Options ---- */
+
+static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
+{
+	int64_t era;
+	unsigned yoe, doy;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = (unsigned)(y - era * 400);
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	return era * 146097 + (int64_t)(yoe * 365 + yoe / 4 - yoe / 100 + doy) - 719468;
+}
+
+/* now, @SECONDS, YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ (64-bit: past 2038). */
+static int parse_time(const char *s, int64_t *out)
+{
+	long long y;
+	unsigned mo, d, h = 0, mi = 0, sec = 0;
+	char z = 0, tail;
+
+	if (!strcmp(s, "now")) {
+		*out = (int64_t)time(NULL);
+		return 0;
+	}
+	if (s[0] == '@') {
+		char *end;
+
+		errno = 0;
+		*out = strtoll(s + 1, &end, 10);
+		return errno || end == s + 1 || *end ? -1 : 0;
+	}
+	if (sscanf(s, "%lld-%u-%u%c", &y, &mo, &d, &tail) == 3) {
+		/* a date: midnight UTC */
+	} else if (sscanf(s, "%lld-%u-%uT%u:%u:%u%c%c", &y, &mo, &d, &h, &mi, &sec, &z, &tail) != 7 ||
+		   z != 'Z') {
+		return -1;
+	}
+	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60)
+		return -1;
+	*out = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec;
+	return 0;
+}
+
+static int hex_value(int c)
+{
+	return isdigit(c) ? c - '0' : isxdigit(c) ? (tolower(c) - 'a' + 10) : -1;
+}
+
+/* One "bin:HEX" or "tbs:HEX" line of a deny file. */
+static int parse_deny_line(const char *line, struct vouch_deny_entry *e)
+{
+	const char *hex;
+
+	if (!strncmp(line, "bin:", 4))
+		e->tbs = 0;
+	else if (!strncmp(line, "tbs:", 4))
+		e->tbs = 1;
+	else
+		return -1;
+	hex = line + 4;
+	for (size_t i = 0; i < VOUCH_SHA256_LEN; i++) {
+		int hi = hex_value((unsigned char)hex[2 * i]), lo;
+
+		if (hi < 0 || (lo = hex_value((unsigned char)hex[2 * i + 1])) < 0)
+			return -1;
+		e->sha256[i] = (uint8_t)(hi << 4 | lo);
+	}
+	hex += 2 * VOUCH_SHA256_LEN;
+	while (isspace((unsigned char)*hex))
+		hex++;
+	return *hex ? -1 : 0;
+}
+
+static int load_deny(const char *path, struct vouch_deny_entry *deny, size_t *count)
+{
+	char line[512];
+	FILE *f = fopen(path, "r");
+	unsigned lineno = 0;
+
+	if (!f) {
+		tool_error(prog, "%s: %s", path, strerror(errno));
+		return EXIT_NO_INPUT;
+	}
+	*count = 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line;
+
+		lineno++;
+		while (isspace((unsigned char)*p))
+			p++;
+		if (*p == '#' || *p == '\0')
+			continue;
+		if (*count == MAX_DENY || parse_deny_line(p, &deny[*count]) != 0) {
+			tool_error(prog, "%s:%u: expected bin:HEX or tbs:HEX (SHA-256)", path, lineno);
+			fclose(f);
+			return EXIT_USAGE;
+		}
+		(*count)++;
+	}
+	fclose(f);
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct args *a)
+{
+	enum { O_TRUST = 256, O_CERTS, O_CONTENT, O_INFORM, O_MODULE, O_USAGE, O_PURPOSE,
+	       O_TIME, O_DENY, O_SHA1, O_JSON, O_HELP };
+	static const struct option longs[] = {
+		{ "trust", required_argument, NULL, O_TRUST },
+		{ "certs", required_argument, NULL, O_CERTS },
+		{ "content", required_argument, NULL, O_CONTENT },
+		{ "inform", required_argument, NULL, O_INFORM },
+		{ "module", no_argument, NULL, O_MODULE },
+		{ "usage", required_argument, NULL, O_USAGE },
+		{ "purpose", required_argument, NULL, O_PURPOSE },
+		{ "check-time", optional_argument, NULL, O_TIME },
+		{ "deny", required_argument, NULL, O_DENY },
+		{ "allow-sha1", no_argument, NULL, O_SHA1 },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "help", no_argument, NULL, O_HELP },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	a->inform = "auto";
+	while ((c = getopt_long(argc, argv, "q", longs, NULL)) != -1) {
+		switch (c) {
+		case O_TRUST:
+		case O_CERTS: {
+			size_t *n = c == O_TRUST ? &a->ntrust : &a->ncerts;
+
+			if (*n == MAX_FILES) {
+				tool_error(prog, "at most %d --trust and --certs files each", MAX_FILES);
+				return EXIT_USAGE;
+			}
+			(c == O_TRUST ? a->trust : a->certs)[(*n)++] = optarg;
+			break;
+		}
+		case O_CONTENT:
+			a->content = optarg;
+			break;
+		case O_INFORM:
+			if (strcmp(optarg, "auto") && strcmp(optarg, "der") && strcmp(optarg, "pem")) {
+				tool_error(prog, "--inform: auto, der or pem");
+				return EXIT_USAGE;
+			}
+			a->inform = optarg;
+			break;
+		case O_MODULE:
+			a->module = 1;
+			a->opts.usage = VOUCH_USAGE_MODULE;
+			break;
+		case O_USAGE:
+			if (!strcmp(optarg, "any"))
+				a->opts.usage = VOUCH_USAGE_ANY;
+			else if (!strcmp(optarg, "module"))
+				a->opts.usage = VOUCH_USAGE_MODULE;
+			else if (!strcmp(optarg, "firmware"))
+				a->opts.usage = VOUCH_USAGE_FIRMWARE;
+			else {
+				tool_error(prog, "--usage: any, module or firmware");
+				return EXIT_USAGE;
+			}
+			break;
+		case O_PURPOSE:
+			if (!strcmp(optarg, "any") || !strcmp(optarg, "codesign")) {
+				a->opts.purpose = optarg[0] == 'c' ? VOUCH_PURPOSE_CODESIGN
+								   : VOUCH_PURPOSE_ANY;
+			} else {
+				tool_error(prog, "--purpose: any or codesign");
+				return EXIT_USAGE;
+			}
+			break;
+		case O_TIME:
+			a->opts.flags |= VOUCH_VERIFY_CHECK_TIME;
+			if (parse_time(optarg ? optarg : "now", &a->opts.time) != 0) {
+				tool_error(prog, "--check-time: now, @SECONDS, YYYY-MM-DD or "
+					   "YYYY-MM-DDTHH:MM:SSZ");
+				return EXIT_USAGE;
+			}
+			break;
+		case O_DENY:
+			a->deny = optarg;
+			break;
+		case O_SHA1:
+			a->opts.flags |= VOUCH_VERIFY_ALLOW_SHA1;
+			break;
+		case O_JSON:
+			a->json = 1;
+			break;
+		case 'q':
+			a->quiet = 1;
+			break;
+		case O_HELP:
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	a->signature = argv[optind];
+	return 0;
+}
+
+/* ---- Output ---- */
+
+static void json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+static const char *errno_name(int rc)
+{
+	static const struct { int rc; const char *name; } names[] = {
+		{ 0, "0" }, { -EBADMSG, "EBADMSG" }, { -E2BIG, "E2BIG" }, { -ENOPKG, "ENOPKG" },
+		{ -EKEYREJECTED, "EKEYREJECTED" }, { -EKEYREVOKED, "EKEYREVOKED" },
+		{ -EKEYEXPIRED, "EKEYEXPIRED" }, { -EPERM, "EPERM" }, { -ENOKEY, "ENOKEY" },
+		{ -EINVAL, "EINVAL" }, { -ENOMEM, "ENOMEM" }, { -ENODATA, "ENODATA" },
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].rc == rc)
+			return names[i].name;
+	return "EIO";
+}
+
+static void json_name(FILE *out, const struct vouch_x509_cert *c, const struct vouch_x509_name *n)
+{
+	char line[1024];
+
+	vouch_x509_name_format(c, n, line, sizeof(line));
+	json_string(out, line);
+}
+
+static const char *scheme_name(int scheme)
+{
+	switch (scheme) {
+	case VOUCH_SIG_RSA_PKCS1:
+		return "rsa-pkcs1";
+	case VOUCH_SIG_RSA_PSS:
+		return "rsa-pss";
+	case VOUCH_SIG_ECDSA:
+		return "ecdsa";
+	default:
+		return "unknown";
+	}
+}
+
+static void json_signer(FILE *out, const struct vouch_verify_signer *s)
+{
+	fprintf(out, "{\"errno\":\"%s\",\"rule\":", errno_name(s->rc));
+	json_string(out, s->rule ? s->rule : "");
+	fprintf(out, ",\"digest\":\"%s\",\"signature\":\"%s\",\"trusted\":%s",
+		s->digest_alg ? s->digest_alg->name : "unknown", scheme_name(s->scheme),
+		s->trusted ? "true" : "false");
+	if (s->cert) {
+		fputs(",\"subject\":", out);
+		json_name(out, s->cert, &s->cert->subject);
+		fputs(",\"issuer\":", out);
+		json_name(out, s->cert, &s->cert->issuer);
+		fputs(",\"serial\":\"", out);
+		tool_print_hex(out, s->cert->bytes + s->cert->serial.off, s->cert->serial.len);
+		fputc('"', out);
+	}
+	fputs(",\"chain\":[", out);
+	for (size_t i = 0; i < s->chain_len; i++) {
+		if (i)
+			fputc(',', out);
+		json_name(out, s->chain[i], &s->chain[i]->subject);
+	}
+	fputs("]}", out);
+}
+
+static void print_json(int rc, const char *reason, const struct vouch_verify_result *res)
+{
+	printf("{\"verdict\":\"%s\",\"errno\":\"%s\",\"exit\":%d,\"reason\":",
+	       rc == 0 ? "accepted" : "refused", errno_name(rc), tool_exit_code(rc));
+	json_string(stdout, reason);
+	fputs(",\"signers\":[", stdout);
+	for (size_t i = 0; res && i < res->signer_count; i++) {
+		if (i)
+			fputc(',', stdout);
+		json_signer(stdout, &res->signers[i]);
+	}
+	fputc(']', stdout);
+	if (res && res->digest_alg) {
+		printf(",\"content_digest\":{\"alg\":\"%s\",\"hex\":\"", res->digest_alg->name);
+		tool_print_hex(stdout, res->digest, res->digest_len);
+		fputs("\"}", stdout);
+	}
+	fputs("}\n", stdout);
+}
+
+/* The one line on stderr, and the exit code. */
+static int finish(const struct args *a, int rc, const char *reason,
+		  const struct vouch_verify_result *res)
+{
+	if (a->json)
+		print_json(rc, reason, res);
+	if (!a->quiet) {
+		if (rc == 0)
+			fprintf(stderr, "%s: %s: verified\n", prog, a->signature);
+		else
+			tool_error(prog, "%s: %s (%s)", a->signature, reason, vouch_strerror(rc));
+	}
+	return tool_exit_code(rc);
+}
+
+/* ---- The job ---- */
+
+struct inputs {
+	struct vouch_keyring *kr;
+	struct vouch_x509_cert *extra[MAX_EXTRA];
+	size_t nextra;
+	uint8_t *sig_file, *sig_der, *content;
+	size_t content_len;
+	struct vouch_deny_entry deny[MAX_DENY];
+};
+
+static void release(struct inputs *in)
+{
+	vouch_keyring_free(in->kr);
+	for (size_t i = 0; i < in->nextra; i++)
+		vouch_x509_free(in->extra[i]);
+	if (in->sig_der != in->sig_file)
+		free(in->sig_der);
+	free(in->sig_file);
+	free(in->content);
+}
+
+static int load_trust(const struct args *a, struct inputs *in, const char **why)
+{
+	int rc = vouch_keyring_new(&in->kr);
+
+	for (size_t i = 0; rc == 0 && i < a->ntrust; i++) {
+		struct stat st;
+
+		rc = stat(a->trust[i], &st) == 0 && S_ISDIR(st.st_mode)
+			     ? vouch_keyring_add_dir(in->kr, a->trust[i])
+			     : vouch_keyring_add_file(in->kr, a->trust[i]);
+		if (rc)
+			*why = a->trust[i];
+	}
+	return rc;
+}
+
+static int load_certs(const struct args *a, struct inputs *in, const char **why)
+{
+	for (size_t i = 0; i < a->ncerts; i++) {
+		uint8_t *buf;
+		size_t len, pos = 0;
+		int rc = read_file(a->certs[i], &buf, &len);
+
+		*why = a->certs[i];
+		if (rc)
+			return rc;
+		if (!looks_pem(buf, len)) {
+			rc = in->nextra < MAX_EXTRA ? vouch_x509_parse(&in->extra[in->nextra], buf, len)
+						    : -E2BIG;
+			if (rc) {
+				free(buf);
+				return rc;
+			}
+			in->extra[in->nextra++]->owned = buf;  /* the certificate keeps the bytes */
+			continue;
+		}
+		while (rc == 0 && in->nextra < MAX_EXTRA) {
+			rc = vouch_x509_parse_pem(&in->extra[in->nextra], (const char *)buf, len, &pos);
+			if (rc == 0)
+				in->nextra++;
+		}
+		free(buf);
+		if (rc != -ENOENT)
+			return rc ? rc : -E2BIG;
+	}
+	return 0;
+}
+
+/* The SignatureFile's DER: a module's appended signature, PEM, or DER. */
+static int load_signature(const struct args *a, struct inputs *in, size_t *sig_len,
+			  const char **why)
+{
+	size_t len, content_len;
+	struct vouch_span span;
+	int rc = read_file(a->signature, &in->sig_file, &len);
+
+	*why = a->signature;
+	if (rc)
+		return rc;
+	if (a->module) {
+		rc = vouch_pkcs7_split_module(in->sig_file, len, &content_len, &span);
+		if (rc) {
+			*why = rc == -ENODATA ? "the module has no appended signature"
+					      : "the module's signature trailer is malformed";
+			return rc == -ENODATA ? -EPERM : rc;   /* a signature is required */
+		}
+		/* The content is the module itself, before the signature. */
+		in->content = malloc(content_len ? content_len : 1);
+		if (!in->content)
+			return -ENOMEM;
+		memcpy(in->content, in->sig_file, content_len);
+		in->content_len = content_len;
+		in->sig_der = in->sig_file;
+		memmove(in->sig_file, in->sig_file + span.off, span.len);
+		*sig_len = span.len;
+		return 0;
+	}
+	if (!strcmp(a->inform, "pem") || (!strcmp(a->inform, "auto") && looks_pem(in->sig_file, len)))
+		return vouch_pkcs7_pem_decode((const char *)in->sig_file, len, &in->sig_der, sig_len);
+	in->sig_der = in->sig_file;
+	*sig_len = len;
+	return 0;
+}
+
+static int run(const struct args *a, struct inputs *in)
+{
+	struct vouch_verify_opts opts = a->opts;
+	struct vouch_verify_result res;
+	struct vouch_pkcs7 *msg = NULL;
+	const char *why = NULL;
+	size_t sig_len = 0, ndeny = 0;
+	int rc;
+
+	if (a->deny && (rc = load_deny(a->deny, in->deny, &ndeny)) != 0)
+		return rc;
+	rc = load_trust(a, in, &why);
+	if (rc == 0)
+		rc = load_certs(a, in, &why);
+	if (rc == 0)
+		rc = load_signature(a, in, &sig_len, &why);
+	if (rc == 0 && a->content) {
+		why = a->content;
+		rc = in->content ? -EINVAL : read_file(a->content, &in->content, &in->content_len);
+	}
+	if (rc)
+		return finish(a, rc, why ? why : "input", NULL);
+	rc = vouch_pkcs7_parse(&msg, in->sig_der, sig_len, NULL);
+	if (rc)
+		return finish(a, rc, "not a valid PKCS#7 SignedData message", NULL);
+	opts.extra_certs = (const struct vouch_x509_cert *const *)in->extra;
+	opts.extra_count = in->nextra;
+	opts.deny = in->deny;
+	opts.deny_count = ndeny;
+	rc = vouch_pkcs7_verify(msg, in->content, in->content_len, in->kr, &opts, &res);
+	rc = finish(a, rc, res.rule ? res.rule : "verification failed", &res);
+	vouch_pkcs7_free(msg);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct args a;
+	static struct inputs in;
+	int rc = parse_args(argc, argv, &a);
+
+	if (rc)
+		return rc;
+	rc = run(&a, &in);
+	release(&in);
+	return rc;
+}
