@@ -483,15 +483,26 @@ int vouch_der_oid(const struct vouch_der *d, const char *field, struct vouch_spa
 	return oid_valid(c, oid->len) ? 0 : -EBADMSG;
 }
 
-int vouch_der_uint(const struct vouch_der *d, const char *field, struct vouch_span *mag)
+int vouch_der_int(const struct vouch_der *d, const char *field, struct vouch_span *content)
 {
 	const uint8_t *c;
-	int rc = typed_content(d, field, TAG_INTEGER, mag, &c);
+	int rc = typed_content(d, field, TAG_INTEGER, content, &c);
 
 	if (rc)
 		return rc;
-	if (!integer_minimal(c, mag->len) || (c[0] & 0x80))
-		return -EBADMSG;                /* not minimal, or negative */
+	return integer_minimal(c, content->len) ? 0 : -EBADMSG;
+}
+
+int vouch_der_uint(const struct vouch_der *d, const char *field, struct vouch_span *mag)
+{
+	const uint8_t *c;
+	int rc = vouch_der_int(d, field, mag);
+
+	if (rc)
+		return rc;
+	c = d->buf + (mag->off - d->base);
+	if (c[0] & 0x80)
+		return -EBADMSG;                /* negative */
 	if (c[0] == 0) {                        /* the sign octet, or the value 0 */
 		mag->off++;
 		mag->len--;

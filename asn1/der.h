@@ -108,6 +108,14 @@ int vouch_der_content(const struct vouch_der *d, const char *field, struct vouch
 int vouch_der_oid(const struct vouch_der *d, const char *field, struct vouch_span *oid);
 
 /*
+ * An INTEGER field of either sign (also IMPLICIT-tagged): its content
+ * octets as encoded. -EBADMSG unless there are 1 to VOUCH_DER_MAX_INTEGER
+ * of them, minimal: X.690 §8.3 asks this of BER too, and the canonical
+ * walk does not see IMPLICIT tags.
+ */
+int vouch_der_int(const struct vouch_der *d, const char *field, struct vouch_span *content);
+
+/*
  * A non-negative INTEGER field: its magnitude, without the sign octet
  * (length 0 for the value 0). -EBADMSG if negative or not minimal.
  */

@@ -244,7 +244,8 @@ static int read_sid(struct ctx *c, const char *si, struct vouch_pkcs7_signer *s)
 	if (rc == 0) {
 		s->sid_kind = VOUCH_PKCS7_SID_ISSUER_SERIAL;
 		snprintf(path, sizeof(path), "%s.sid.issuerAndSerialNumber.serialNumber", si);
-		rc = required(vouch_der_content(&c->sd, path, &s->sid_serial));
+		/* The message is BER, so the walk has not checked this INTEGER. */
+		rc = required(vouch_der_int(&c->sd, path, &s->sid_serial));
 	} else if (rc == -ENOENT) {
 		s->sid_kind = VOUCH_PKCS7_SID_SKID;
 		snprintf(path, sizeof(path), "%s.sid.subjectKeyIdentifier", si);

@@ -268,8 +268,7 @@ static int read_akid(struct vouch_x509_cert *cert, const uint8_t *root, struct v
 	if (rc == 0)
 		rc = optional(vouch_der_tlv(&d, "authorityCertIssuer", &cert->akid_issuer));
 	if (rc == 0)
-		rc = optional(vouch_der_content(&d, "authorityCertSerialNumber",
-						&cert->akid_serial));
+		rc = optional(vouch_der_int(&d, "authorityCertSerialNumber", &cert->akid_serial));
 	vouch_der_free(&d);
 	return rc;
 }

@@ -841,6 +841,11 @@ def row27_extensions():
         return edit
     cert_case("r27-akid-issuer-serial.der", "0", "row27",
               "authorityKeyIdentifier with authorityCertIssuer and serial 1", akid_serial(b"\x01"))
+    cert_case("r27-akid-serial-empty.der", "EBADMSG", "row27 N28",
+              "authorityCertSerialNumber [2] of zero length (it would read as absent)",
+              akid_serial(b""))
+    cert_case("r27-akid-serial-not-minimal.der", "EBADMSG", "row27 N28",
+              "authorityCertSerialNumber [2] 00 01: a redundant octet", akid_serial(b"\x00\x01"))
 
     def sct(c):
         c[TBS][T_EXT][0].kids.append(seq(oid("1.3.6.1.4.1.11129.2.4.2"),
@@ -983,6 +988,11 @@ def n28_serials():
         return edit
     p7_case("n28-sid-serial-negative.der", "0", "N28",
             "a signer naming serial -1: parses; verify: issue 8 matches bytes", sid_serial(b"\xff"))
+    p7_case("n28-sid-serial-empty.der", "EBADMSG", "N28",
+            "a signer naming a zero-length serial", sid_serial(b""))
+    p7_case("n28-sid-serial-not-minimal.der", "EBADMSG", "N28",
+            "a signer naming a serial with a redundant 00 (X.690 §8.3.2 holds for BER too)",
+            sid_serial(b"\x00\x01"))
 
 
 MODULE_BODY = b"vouch malformed corpus: a module body\n" * 2
