@@ -119,6 +119,9 @@ static int read_certificates(struct ctx *c)
 		return 0;
 	if (rc)
 		return rc;
+	/* Skipped choices count too: the limits bound every loop. */
+	if (n > c->limits->max_certs)
+		return -EBADMSG;
 	for (size_t i = 1; i <= n; i++) {
 		struct vouch_span tlv;
 
@@ -131,8 +134,6 @@ static int read_certificates(struct ctx *c)
 			msg->skipped_certs++;
 			continue;
 		}
-		if (msg->cert_count == c->limits->max_certs)
-			return -EBADMSG;
 		/* Each certificate is DER, whatever the message's encoding. */
 		rc = vouch_x509_read(&msg->certs[msg->cert_count], c->root, tlv);
 		if (rc)

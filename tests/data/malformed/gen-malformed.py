@@ -637,6 +637,11 @@ def n30_counts():
     p7_case("n30-certs-32.der", "0", "N30 row25", "32 certificates: at max_certs", certs(32))
     p7_case("n30-certs-33.der", "EBADMSG", "N30 row25",
             "33 certificates: one over max_certs (GnuTLS's > 16 chain, CVE-2024-28835)", certs(33))
+
+    def others(m):
+        sd_of(m)[3].kids = [cons(0xA1) for _ in range(10000)]
+    p7_case("n30-other-certs-10000.der", "EBADMSG", "N30",
+            "10 000 empty [1] CertificateChoices: more than max_certs to loop over", others)
     signer = signer_of(tree(NOATTR))
     p7_case("n30-signers-17.der", "EBADMSG", "N30", "17 SignerInfos: one over max_signers",
             many_signers(17, signer))
