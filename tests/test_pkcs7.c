@@ -203,6 +203,17 @@ static void test_limits(void **state)
 	vouch_pkcs7_limits_default(&l);
 	l.max_input = 1000;
 	assert_vouch_err(parse_with("attached.der", &l), -E2BIG);
+	/* The default cap, 16 MiB: one byte more is refused before parsing. */
+	{
+		size_t big = (16u << 20) + 1;
+		uint8_t *huge = calloc(1, big);
+		struct vouch_pkcs7 *msg;
+
+		assert_non_null(huge);
+		huge[0] = 0x30;
+		assert_vouch_err(vouch_pkcs7_parse(&msg, huge, big, NULL), -E2BIG);
+		free(huge);
+	}
 	vouch_pkcs7_limits_default(&l);
 	l.flags = VOUCH_PKCS7_STRICT_SET_ORDER;          /* OpenSSL sorts the set */
 	assert_vouch_ok(parse_with("attached.der", &l));
