@@ -204,8 +204,9 @@ static int check_primitive(const struct header *h, const uint8_t *c)
 	return ok ? 0 : -EBADMSG;
 }
 
-/* Walk the elements filling p[0..len) exactly, checking each. */
-static int check_canonical(const uint8_t *p, size_t len, unsigned depth)
+/* Walk the elements filling p[0..len) exactly, checking each; *elements
+ * counts them against VOUCH_DER_MAX_ELEMENTS. */
+static int check_canonical(const uint8_t *p, size_t len, unsigned depth, size_t *elements)
 {
 	size_t pos = 0;
 
@@ -215,6 +216,8 @@ static int check_canonical(const uint8_t *p, size_t len, unsigned depth)
 
 		if (rc)
 			return rc;
+		if (++*elements > VOUCH_DER_MAX_ELEMENTS)
+			return -EBADMSG;
 		if (h.indefinite || !h.canonical)
 			return -EBADMSG;
 		/* No universal type vouch reads has a high tag number (and an
@@ -226,7 +229,8 @@ static int check_canonical(const uint8_t *p, size_t len, unsigned depth)
 				return -EBADMSG;        /* e.g. a chunked OCTET STRING */
 			if (depth + 1 > VOUCH_DER_MAX_DEPTH)
 				return -EBADMSG;
-			rc = check_canonical(p + pos + h.header_len, h.content_len, depth + 1);
+			rc = check_canonical(p + pos + h.header_len, h.content_len, depth + 1,
+					     elements);
 		} else {
 			rc = check_primitive(&h, p + pos + h.header_len);
 		}
@@ -235,6 +239,51 @@ static int check_canonical(const uint8_t *p, size_t len, unsigned depth)
 		pos += h.header_len + h.content_len;
 	}
 	return 0;
+}
+
+/*
+ * BER's structure before libtasn1 sees it (which builds a node per element,
+ * about 230 bytes each, before anything can count them): lengths within
+ * their parents, end-of-contents where indefinite lengths end, nesting at
+ * most VOUCH_DER_MAX_BER_DEPTH, at most VOUCH_DER_MAX_ELEMENTS elements.
+ * *used gets the length of the element at p.
+ */
+static int check_ber(const uint8_t *p, size_t avail, unsigned depth, size_t *elements,
+		     size_t *used)
+{
+	struct header h;
+	size_t pos, end;
+	int rc = read_header(p, avail, &h);
+
+	if (rc)
+		return rc;
+	if (++*elements > VOUCH_DER_MAX_ELEMENTS)
+		return -EBADMSG;
+	if (!h.constructed) {
+		*used = h.header_len + h.content_len;
+		return 0;
+	}
+	if (depth + 1 > VOUCH_DER_MAX_BER_DEPTH)
+		return -EBADMSG;
+	end = h.indefinite ? avail : h.header_len + h.content_len;
+	for (pos = h.header_len;;) {
+		size_t child;
+
+		if (h.indefinite && end - pos >= 2 && p[pos] == 0 && p[pos + 1] == 0) {
+			*used = pos + 2;
+			return 0;
+		}
+		if (pos == end) {
+			if (h.indefinite)
+				return -EBADMSG;        /* no end-of-contents */
+			*used = pos;
+			return 0;
+		}
+		rc = check_ber(p + pos, end - pos, depth + 1, elements, &child);
+		if (rc)
+			return rc;
+		pos += child;
+	}
 }
 
 /* ---- Decoding ---- */
@@ -267,7 +316,18 @@ int vouch_der_decode_span(struct vouch_der *d, const char *type, const uint8_t *
 		return rc;
 	if (!h.indefinite && h.header_len + h.content_len != span.len)
 		return -EBADMSG;
-	if (mode == VOUCH_DER_STRICT && (rc = check_canonical(buf, span.len, 0)) != 0)
+	if (mode == VOUCH_DER_STRICT) {
+		size_t elements = 0;
+
+		rc = check_canonical(buf, span.len, 0, &elements);
+	} else {
+		size_t elements = 0, used = 0;
+
+		rc = check_ber(buf, span.len, 0, &elements, &used);
+		if (rc == 0 && used != span.len)
+			rc = -EBADMSG;
+	}
+	if (rc)
 		return rc;
 
 	pthread_once(&definitions_once, load_definitions);
@@ -629,7 +689,9 @@ int vouch_der_check(const uint8_t *root, struct vouch_span span)
 		return rc;
 	if (h.indefinite || h.header_len + h.content_len != span.len)
 		return -EBADMSG;
-	return check_canonical(root + span.off, span.len, 0);
+	size_t elements = 0;
+
+	return check_canonical(root + span.off, span.len, 0, &elements);
 }
 
 /* X.690 §11.6's order of two encodings: <0, 0 or >0. */

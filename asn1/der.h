@@ -26,7 +26,13 @@
  *                     VOUCH_DER_MAX_DEPTH.
  *   VOUCH_DER_BER     what real signers emit in the outer layers of PKCS#7
  *                     (indefinite lengths, constructed strings); libtasn1's
- *                     BER decoding, with the same limits.
+ *                     BER decoding, after our own structural walk: lengths
+ *                     within their parents, end-of-contents in place,
+ *                     nesting up to VOUCH_DER_MAX_BER_DEPTH. The primitive
+ *                     encodings are left to the getters (vouch_der_uint()
+ *                     refuses empty and redundant INTEGERs in BER too).
+ * Both modes count elements against VOUCH_DER_MAX_ELEMENTS. OID arcs over
+ * 64 bits are refused (by libtasn1) in both.
  * Either way the whole input must be exactly one element: trailing bytes
  * are malformed.
  *
@@ -54,6 +60,13 @@ struct asn1_node_st;
 /* The deepest nesting of constructed elements accepted (issue 7's 16:
  * real certificates and messages need about 10). */
 #define VOUCH_DER_MAX_DEPTH 16
+/* BER's nesting cap: deeper, for the timestamp tokens (whole SignedData
+ * messages) that Authenticode and RFC 3161 nest in unsigned attributes. */
+#define VOUCH_DER_MAX_BER_DEPTH 32
+/* The most elements one decode accepts: libtasn1 builds a node (about
+ * 230 bytes) per element before anything else can count them, so this
+ * bounds its memory; 65536 content fragments and their message fit. */
+#define VOUCH_DER_MAX_ELEMENTS 140000
 /* The longest INTEGER content: an 8192-bit modulus with its sign octet. */
 #define VOUCH_DER_MAX_INTEGER 1025
 

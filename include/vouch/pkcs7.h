@@ -49,7 +49,7 @@ extern "C" {
 /** Limits; vouch_pkcs7_limits_default() gives the defaults shown. */
 struct vouch_pkcs7_limits {
 	size_t max_input;       /**< whole message, bytes (16 MiB) */
-	size_t max_certs;       /**< certificates (32, at most VOUCH_PKCS7_MAX_CERTS) */
+	size_t max_certs;       /**< CertificateChoices of any kind (32, at most VOUCH_PKCS7_MAX_CERTS) */
 	size_t max_signers;     /**< SignerInfos (16, at most VOUCH_PKCS7_MAX_SIGNERS) */
 	size_t max_attrs;       /**< attributes per signer, signed and unsigned (32) */
 	size_t max_fragments;   /**< pieces of chunked content (65536) */

@@ -404,8 +404,9 @@ def row16_depth():
                      cons(0x31))
             inner = seq(oid(OID_SIGNED_DATA), cons(0xA0, sd))
         sd_of(m)[2] = seq(oid(OID_SIGNED_DATA), cons(0xA0, inner))
-    p7_case("r16-pkcs7-in-pkcs7-40.der", "0", "row16",
-            "eContent is a SignedData in a SignedData ... 40 deep: opaque, never recursed into",
+    p7_case("r16-pkcs7-in-pkcs7-40.der", "EBADMSG", "row16",
+            "CVE-2018-0739: eContent a SignedData in a SignedData ... 40 deep: past the BER walk's "
+            "nesting cap (VOUCH_DER_MAX_BER_DEPTH), before libtasn1 sees it",
             pkcs7_in_pkcs7)
     indef = b"\x30\x80" * 40 + b"\x00\x00" * 40
     case("r16-econtent-indef-40.ber", "pkcs7", "EBADMSG", "row16",
