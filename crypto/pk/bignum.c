@@ -249,6 +249,34 @@ void vouch_bn_shl_mod(const struct vouch_bn_mont *m, uint64_t *x, size_t e)
 		mod_double(m, x);
 }
 
+/*
+ * R^2 mod n, R = 2^(64k): first 2R mod n (the Montgomery form of 2) by
+ * doublings from 2^(bits - 1), which is below n; then 2^(64k) in Montgomery
+ * form by square-and-multiply on the exponent 64k, where multiplying by 2
+ * is a doubling. About 12 squarings instead of 128k doublings (which took
+ * 0.4 ms for a 2048-bit key, more than a verification).
+ */
+static void mont_rr(struct vouch_bn_mont *m)
+{
+	size_t k = m->limbs, bits = 64 * k, e = 64 * k;
+	uint64_t t[VOUCH_BN_MAX_LIMBS];
+	int top;
+
+	while (!(m->n[(bits - 1) / 64] >> ((bits - 1) % 64) & 1))
+		bits--;
+	memset(m->rr, 0, k * sizeof(m->rr[0]));
+	m->rr[(bits - 1) / 64] = (uint64_t)1 << ((bits - 1) % 64);
+	vouch_bn_shl_mod(m, m->rr, 64 * k - (bits - 1) + 1);    /* 2^(64k+1) mod n = 2R */
+	for (top = 63; !(e >> top & 1); top--)
+		;
+	for (int i = top - 1; i >= 0; i--) {
+		vouch_bn_mont_sqr(m, t, m->rr);
+		memcpy(m->rr, t, k * sizeof(t[0]));
+		if (e >> i & 1)
+			mod_double(m, m->rr);
+	}
+}
+
 /* see bignum.h */
 int vouch_bn_mont_init(struct vouch_bn_mont *m, const uint64_t *n, size_t limbs)
 {
@@ -291,10 +319,7 @@ int vouch_bn_mont_init(struct vouch_bn_mont *m, const uint64_t *n, size_t limbs)
 	assert(inv * n[0] == 1);
 	m->n0 = 0 - inv;
 
-	/* R^2 mod n = 2^(128k) mod n, doubling 1 (below n: n's top limb is
-	 * not zero). */
-	m->rr[0] = 1;
-	vouch_bn_shl_mod(m, m->rr, 128 * limbs);
+	mont_rr(m);
 #if defined(VOUCH_ACCEL_X86) && defined(__x86_64__)
 	/* Radix 2^52 for the exponentiation when the CPU and the size allow. */
 	if ((vouch_cpu_features() & (VOUCH_CPU_AVX512 | VOUCH_CPU_AVX512IFMA)) ==
