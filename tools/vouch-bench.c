@@ -17,7 +17,11 @@
  * rejects them stops the program before anything is timed. The parse
  * figures (us/op) parse and free an RSA-2048 certificate (x509-parse 0)
  * and a SignedData carrying 2 or 3 certificates (pkcs7-parse 2, 3), the
- * inputs of tests/data/bench. Speed targets
+ * inputs of tests/data/bench. The PKCS#7 verification figures
+ * (pkcs7-verify-rsa2048, pkcs7-verify-p256, us/op at SIZE 4096 and 1048576,
+ * the content's length) parse and verify a detached SignedData whose
+ * CA-issued signer certificate travels in the message, the root loaded
+ * in a keyring beforehand. Speed targets
  * are checked against these figures (tools/bench-peers), never in unit
  * tests.
  */
@@ -31,6 +35,7 @@
 
 #include <vouch/vouch.h>
 
+#include "bench_content.h"
 #include "bench_data.h"
 #include "bench_keys.h"
 #include "benchtime.h"
@@ -272,6 +277,61 @@ static void run_pkcs7_parse(const void *figure, size_t size, uint64_t iters)
 	}
 }
 
+/* The verification figures' keyring (the bench root) and content. */
+static struct vouch_keyring *verify_keyring;
+static uint8_t verify_content[1048576];
+
+static int setup_pkcs7_verify(void)
+{
+	bench_content(verify_content, sizeof(verify_content));
+	if (vouch_keyring_new(&verify_keyring) != 0)
+		return -ENOMEM;
+	return vouch_keyring_add_der(verify_keyring, bench_root, bench_root_len);
+}
+
+struct pkcs7_input {
+	const unsigned char *small, *large;
+	const size_t *small_len, *large_len;
+};
+
+static const struct pkcs7_input verify_rsa2048 = {
+	bench_verify_rsa2048_4096, bench_verify_rsa2048_1m,
+	&bench_verify_rsa2048_4096_len, &bench_verify_rsa2048_1m_len,
+};
+static const struct pkcs7_input verify_p256 = {
+	bench_verify_p256_4096, bench_verify_p256_1m,
+	&bench_verify_p256_4096_len, &bench_verify_p256_1m_len,
+};
+
+/* Parse and verify; size picks the message (4096 or 1048576 bytes of content). */
+static int pkcs7_verify_once(const struct pkcs7_input *in, size_t size)
+{
+	const unsigned char *msg = size == 4096 ? in->small : in->large;
+	size_t len = size == 4096 ? *in->small_len : *in->large_len;
+	struct vouch_pkcs7 *p7;
+	int rc = vouch_pkcs7_parse(&p7, msg, len, NULL);
+
+	if (rc == 0)
+		rc = vouch_pkcs7_verify(p7, verify_content, size, verify_keyring, NULL, NULL);
+	vouch_pkcs7_free(p7);
+	return rc;
+}
+
+static void run_pkcs7_verify(const void *figure, size_t size, uint64_t iters)
+{
+	const struct figure *fig = figure;
+
+	for (uint64_t i = 0; i < iters; i++) {
+		int rc = pkcs7_verify_once(fig->arg, size);
+
+		if (rc) {
+			fprintf(stderr, "vouch-bench: %s: the message no longer verifies: %s\n",
+				fig->name, vouch_strerror(rc));
+			exit(EXIT_INTERNAL);
+		}
+	}
+}
+
 #define HASH_SIZES { 64, 1024, 16384, 1048576 }
 #define DRBG_SIZES { 16, 32, 256, 4096, 65536 }
 #define BOTH (BENCH_MBPS | BENCH_NSOP)
@@ -303,6 +363,8 @@ static const struct figure figures[] = {
 	{ "ecdsa-p384-verify", BENCH_USOP, run_verify, &verifies[V_P384], { 0 }, 1 },
 	{ "x509-parse", BENCH_USOP, run_x509_parse, NULL, { 0 }, 1 },
 	{ "pkcs7-parse", BENCH_USOP, run_pkcs7_parse, NULL, { 2, 3 }, 1 },
+	{ "pkcs7-verify-rsa2048", BENCH_USOP, run_pkcs7_verify, &verify_rsa2048, { 4096, 1048576 }, 1 },
+	{ "pkcs7-verify-p256", BENCH_USOP, run_pkcs7_verify, &verify_p256, { 4096, 1048576 }, 1 },
 };
 #define NFIGURES (sizeof(figures) / sizeof(figures[0]))
 
@@ -380,6 +442,13 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < MAX_SIZE; i++)
 		input[i] = (uint8_t)(i * 131u + 7u);
+	if (setup_pkcs7_verify() != 0 || pkcs7_verify_once(&verify_rsa2048, 4096) != 0 ||
+	    pkcs7_verify_once(&verify_p256, 1048576) != 0) {
+		tool_error("vouch-bench", "the PKCS#7 verification inputs do not verify");
+		free(input);
+		free(output);
+		return EXIT_INTERNAL;
+	}
 	if (check_signatures() != 0) {
 		free(input);
 		free(output);
