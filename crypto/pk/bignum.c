@@ -319,13 +319,14 @@ int vouch_bn_mont_init(struct vouch_bn_mont *m, const uint64_t *n, size_t limbs)
 	assert(inv * n[0] == 1);
 	m->n0 = 0 - inv;
 
-	mont_rr(m);
 #if defined(VOUCH_ACCEL_X86) && defined(__x86_64__)
-	/* Radix 2^52 for the exponentiation when the CPU and the size allow. */
+	/* Radix 2^52 for the exponentiation when the CPU and the size allow;
+	 * it computes both R^2 constants with its fast multiplication. */
 	if ((vouch_cpu_features() & (VOUCH_CPU_AVX512 | VOUCH_CPU_AVX512IFMA)) ==
-	    (VOUCH_CPU_AVX512 | VOUCH_CPU_AVX512IFMA))
-		(void)vouch_bn_mont_init_ifma(m);
+	    (VOUCH_CPU_AVX512 | VOUCH_CPU_AVX512IFMA) && vouch_bn_mont_init_ifma(m) == 0)
+		return 0;
 #endif
+	mont_rr(m);
 	return 0;
 }
 

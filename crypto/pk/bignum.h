@@ -157,8 +157,9 @@ vouch_bn_mont_sqr_fn vouch_bn_mont_sqr_adx;
 
 /*
  * The radix-2^52 path (bignum_ifma.c). Init: the digits and constants of
- * @m (n, limbs and n0 set), for moduli of at most 6654 bits; returns 0,
- * or -ERANGE for larger ones (then @m->digits stays 0).
+ * @m (n, limbs and n0 set), for moduli of at most 6654 bits, R^2 mod n
+ * (rr) included; returns 0, or -ERANGE for larger ones (then @m->digits
+ * stays 0 and rr is not set).
  */
 int vouch_bn_mont_init_ifma(struct vouch_bn_mont *m);
 /* vouch_bn_modexp_pub() for an @m with digits. */
