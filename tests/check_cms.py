@@ -23,7 +23,8 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 CATEGORY_EXIT = {
-    'accepted': 0, 'rejected-signature': 1, 'rejected-policy': 1, 'no-trusted-key': 2,
+    'accepted': 0, 'rejected-signature': 1, 'rejected-denied': 1, 'rejected-expired': 1,
+    'rejected-policy': 1, 'no-trusted-key': 2,
     'malformed': 3, 'unsupported': 4,
 }
 

@@ -90,6 +90,20 @@ static const struct vouch_keyring_entry *keyring_entry(const struct run *r,
 	return NULL;
 }
 
+/*
+ * The copy of c whose fields may be believed. A certificate whose key is in
+ * the keyring is trusted by that key, and no signature over the copy the
+ * message carries is ever checked: anyone can change its validity,
+ * extensions or TBS (and so its deny-list hash). The keyring's copy decides.
+ */
+static const struct vouch_x509_cert *trusted_copy(const struct run *r,
+						  const struct vouch_x509_cert *c)
+{
+	const struct vouch_keyring_entry *e = keyring_entry(r, c);
+
+	return e ? e->cert : c;
+}
+
 /* Candidate certificates: the message's, the caller's extra ones, the keyring's. */
 static size_t candidate_count(const struct run *r)
 {
@@ -265,6 +279,7 @@ static int build_chain(struct run *r, struct vouch_verify_signer *out)
 	for (;;) {
 		if (out->chain_len == MAX_CHAIN || out->chain_len > r->max_depth)
 			return -ENOKEY;         /* deeper than the cap */
+		cur = trusted_copy(r, cur);
 		out->chain[out->chain_len++] = cur;
 		rc = check_cert(r, cur);
 		if (rc)
@@ -450,6 +465,7 @@ static int verify_signer(struct run *r, const struct vouch_pkcs7_signer *s,
 	out->cert = find_signer_cert(r, s);
 	if (!out->cert)
 		return decide(out, -ENOKEY, "signer certificate not found");
+	out->cert = trusted_copy(r, out->cert);    /* for signingTime and purpose too */
 	rc = cert_key(r, out->cert, &key);
 	if (rc)
 		return decide(out, rc, "signer key not implemented or too small");

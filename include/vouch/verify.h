@@ -18,7 +18,9 @@
  * every issuer, a depth cap and a seen-set against loops. A certificate is
  * trusted only if its whole SubjectPublicKeyInfo equals a keyring entry's;
  * a signer certificate in the keyring is trusted itself, as the kernel has
- * it. No API reports success for a signature that was not checked.
+ * it. Such a certificate is judged by the keyring's copy (validity, deny
+ * list, extensions): the message's copy of it is never authenticated. No
+ * API reports success for a signature that was not checked.
  *
  * Multiple signers, as the kernel: signers with an algorithm vouch does not
  * implement (or policy disables: SHA-1 unless allowed, RSA below 2048 bits
@@ -98,7 +100,8 @@ struct vouch_verify_opts {
 struct vouch_verify_signer {
 	int rc;                                  /**< 0, or why it failed or was skipped */
 	const char *rule;                        /**< the rule that decided, in words */
-	const struct vouch_x509_cert *cert;      /**< the signer's certificate, or NULL */
+	/** The signer's certificate, or NULL; the keyring's copy if its key is trusted. */
+	const struct vouch_x509_cert *cert;
 	const struct vouch_hash_alg *digest_alg; /**< NULL if not implemented */
 	int scheme;                              /**< enum vouch_sig_scheme (vouch/pubkey.h), 0 if unknown */
 	int trusted;                             /**< chains to the keyring */

@@ -22,12 +22,15 @@ kind and every corruption once.
 """
 import argparse
 import base64
+import calendar
+import hashlib
 import os
 import random
 import struct
 import subprocess
 import sys
 import tempfile
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 CNF = """\
@@ -328,7 +331,8 @@ def flip(data, pos, mask=1):
 
 
 def corruptions(case, out, rng):
-    """(corruption, expected category, function of the message's DER -> corrupted)."""
+    """(corruption, expected category, function of the message's DER -> corrupted,
+    [extra pkcs7verify arguments])."""
     def middle(span):
         return rng.randrange(span[0], span[1])
     found = []
@@ -347,8 +351,50 @@ def corruptions(case, out, rng):
         # trusted by its key: vouch, as the kernel, never checks its signature.
         expect = 'accepted' if case.kind == 'chain1' else 'rejected-signature'
         found.append(('cert', expect, lambda d: flip(d, d.index(cert) + len(cert) - 1)))
+        if case.kind == 'chain1':
+            found += trusted_copy_corruptions(case, out, cert)
     found.append(('trunc', 'malformed', lambda d: d[:rng.randrange(len(d) // 4, len(d) * 3 // 4)]))
     return found
+
+
+def cert_fields(cert):
+    """Offsets of a certificate's TBS and of its notBefore and notAfter."""
+    tbs = children(cert, 0)[0]
+    fields = children(cert, tbs)
+    validity = fields[4] if cert[fields[0]] == 0xa0 else fields[3]
+    return tbs, children(cert, validity)
+
+
+def utc_time(cert, at):
+    start, end = tlv(cert, at)
+    assert cert[at] == 0x17, 'UTCTime expected'
+    return calendar.timegm(time.strptime(cert[start:end].decode(), '%y%m%d%H%M%SZ'))
+
+
+def trusted_copy_corruptions(case, out, cert):
+    """A key-trusted signer's certificate is judged by the keyring's copy.
+
+    The message's copy is changed where its unchecked signature would let
+    anyone change it: a notAfter digit (its TBS hash is then no longer the
+    deny list's) and the notBefore decade (valid ten years earlier)."""
+    tbs, (not_before, not_after) = cert_fields(cert)
+    end = tlv(cert, tbs)[1]
+    deny = 'deny-%s.txt' % case.signers[0][0]
+    with open(os.path.join(out, deny), 'w') as f:
+        f.write('tbs:%s\n' % hashlib.sha256(cert[tbs:end]).hexdigest())
+
+    def edit(pos, value):
+        def how(d):             # the byte at pos of the message's copy
+            at = d.index(cert) + pos
+            return d[:at] + bytes([value]) + d[at + 1:]
+        return how
+    year_tens = tlv(cert, not_before)[0]
+    assert cert[year_tens] > ord('0'), 'notBefore in the 2000s expected'
+    seconds = tlv(cert, not_after)[1] - 2
+    before = utc_time(cert, not_before) - 2 * 365 * 86400
+    return [('cert-deny', 'rejected-denied', edit(seconds, cert[seconds] ^ 1), ['--deny=' + deny]),
+            ('cert-time', 'rejected-expired', edit(year_tens, cert[year_tens] - 1),
+             ['--check-time=@%d' % before])]
 
 
 def corrupt_file(case, data, how):
@@ -379,8 +425,8 @@ def module_corruptions(rng):
 
 # ---- The manifest ----
 
-def verifier_args(case, sig, content):
-    v = ['--trust=%s.pem' % case.trust] + case.vouch_extra
+def verifier_args(case, sig, content, extra):
+    v = ['--trust=%s.pem' % case.trust] + case.vouch_extra + extra
     o = ['-CAfile', case.trust + '.pem']
     if case.certs:
         v.append('--certs=' + case.certs)
@@ -398,8 +444,8 @@ def verifier_args(case, sig, content):
     return v, o
 
 
-def row(case, corruption, expect, sig, content):
-    v, o = verifier_args(case, sig, content)
+def row(case, corruption, expect, sig, content, extra=()):
+    v, o = verifier_args(case, sig, content, list(extra))
     return '\t'.join([case.name + ('' if corruption == 'none' else '.' + corruption),
                       case.kind, corruption, expect, ' '.join(v), ' '.join(o)])
 
@@ -412,17 +458,17 @@ def build(case, out, keys, rng, subset):
     if case.expect != 'accepted':
         return rows             # corrupted, they would say the same or less
     data = open(os.path.join(out, sig), 'rb').read()
-    todo = [(c, e, lambda d, how=how: corrupt_file(case, d, how))
-            for c, e, how in corruptions(case, out, rng)]
+    todo = [(c, e, lambda d, how=how: corrupt_file(case, d, how), *extra)
+            for c, e, how, *extra in corruptions(case, out, rng)]
     if case.module:
         todo = [t for t in todo if t[0] not in ('content', 'trunc')] + module_corruptions(rng)
-    for corruption, expect, how in todo:
+    for corruption, expect, how, *extra in todo:
         name = '%s.%s' % (case.name, corruption)
         if subset is not None and name not in subset:
             continue
         with open(os.path.join(out, name + case.ext), 'wb') as f:
             f.write(how(data))
-        rows.append(row(case, corruption, expect, name + case.ext, case.content))
+        rows.append(row(case, corruption, expect, name + case.ext, case.content, *extra))
     if case.detached and (subset is None or case.name + '.content' in subset):
         # Detached: the content the verifier is given, one byte changed.
         body = open(os.path.join(out, case.content), 'rb').read()
@@ -450,6 +496,7 @@ COMMITTED = {
     'noattr-p256.sig', 'attached-der-rsa2048.content', 'attached-pem-p256.cert',
     'stream-ber-rsa2048.content', 'stream-ber-rsa2048.trunc', 'stream-ber-rsa2048.attr',
     'detached-pem-rsa2048.trunc', 'chain1-self.cert', 'two-signers.cert',
+    'chain1-self.cert-deny', 'chain1-self.cert-time',
     'module-leaf2.content', 'module-leaf2.sig', 'module-leaf2.cert',
     'module-leaf2.trunc-marker', 'module-leaf2.sig-len',
 }
