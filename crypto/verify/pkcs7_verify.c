@@ -490,9 +490,6 @@ static int verify_signer(struct run *r, const struct vouch_pkcs7_signer *s,
 	if (s->signing_time_count &&
 	    (s->signing_time < out->cert->not_before || s->signing_time > out->cert->not_after))
 		return decide(out, -EKEYREJECTED, "signingTime outside the signer's validity");
-	rc = check_purpose(r, out->cert, out);
-	if (rc)
-		return rc;
 	rc = build_chain(r, out);
 	if (rc)
 		return decide(out, rc, rc == -ENOKEY ? "no chain to the keyring"
@@ -500,6 +497,10 @@ static int verify_signer(struct run *r, const struct vouch_pkcs7_signer *s,
 				     : rc == -EKEYEXPIRED ? "a certificate of the chain is not valid now"
 				     : rc == -EPERM ? "an unknown critical extension in the chain"
 				     : "a link of the chain does not verify");
+	/* Policy last: "no trusted key" and the rest outrank it (DESIGN.md). */
+	rc = check_purpose(r, out->cert, out);
+	if (rc)
+		return rc;
 	return decide(out, 0, "verified, chains to the keyring");
 }
 
