@@ -95,6 +95,19 @@ static void test_kinds_verify(void **state)
 		assert_ptr_equal(res.digest_alg, &vouch_sha256_alg);
 		vouch_hash(&vouch_sha256_alg, f.content, f.content_len, digest);
 		assert_memory_equal(res.digest, digest, 32);
+		/* Attached: the verified content is the message's own bytes. */
+		if (f.msg->has_content) {
+			size_t total = 0;
+
+			assert_ptr_equal(res.content, f.msg->fragments);
+			for (size_t k = 0; k < res.content_fragments; k++)
+				total += res.content[k].len;
+			assert_int_equal(total, f.content_len);
+		} else {
+			assert_null(res.content);
+		}
+		assert_int_equal(res.signers[0].has_signing_time,
+				 f.msg->signers[0].signing_time_count != 0);
 		unload(&f);
 	}
 }

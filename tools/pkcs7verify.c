@@ -367,6 +367,8 @@ static void json_signer(FILE *out, const struct vouch_verify_signer *s)
 	fprintf(out, ",\"digest\":\"%s\",\"signature\":\"%s\",\"trusted\":%s",
 		s->digest_alg ? s->digest_alg->name : "unknown", scheme_name(s->scheme),
 		s->trusted ? "true" : "false");
+	if (s->has_signing_time)
+		fprintf(out, ",\"signing_time\":%lld", (long long)s->signing_time);
 	if (s->cert) {
 		fputs(",\"subject\":", out);
 		json_name(out, s->cert, &s->cert->subject);

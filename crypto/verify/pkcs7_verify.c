@@ -388,9 +388,9 @@ static int check_usage(const struct run *r, const struct vouch_pkcs7_signer *s,
 
 	switch (r->opts->usage) {
 	case VOUCH_USAGE_MODULE:
-		if (!is_data || s->has_signed_attrs)
+		if (!is_data || s->has_signed_attrs || r->msg->has_content)
 			return decide(out, -EKEYREJECTED,
-				      "module signatures are id-data without signed attributes");
+				      "module signatures are detached id-data without signed attributes");
 		return 0;
 	case VOUCH_USAGE_FIRMWARE:
 		if (!is_data || !s->has_signed_attrs)
@@ -487,6 +487,8 @@ static int verify_signer(struct run *r, const struct vouch_pkcs7_signer *s,
 	rc = check_signature(r, &key, &alg, signed_digest, mb + s->signature.off, s->signature.len);
 	if (rc)
 		return decide(out, rc, "signature does not verify");
+	out->has_signing_time = s->signing_time_count != 0;
+	out->signing_time = s->signing_time;
 	if (s->signing_time_count &&
 	    (s->signing_time < out->cert->not_before || s->signing_time > out->cert->not_after))
 		return decide(out, -EKEYREJECTED, "signingTime outside the signer's validity");
@@ -584,6 +586,10 @@ static int run_all(struct run *r, struct vouch_verify_result *res)
 				res->rule = res->signers[i].rule;
 				break;
 			}
+	}
+	if (rc == 0 && r->msg->has_content && !r->given_alg) {
+		res->content = r->msg->fragments;
+		res->content_fragments = r->msg->fragment_count;
 	}
 	res->rc = rc;
 	return rc;

@@ -59,7 +59,7 @@ extern "C" {
 /** What the signature is for (the kernel's verify_pkcs7_signature() usages). */
 enum vouch_verify_usage {
 	VOUCH_USAGE_ANY = 0,        /**< id-data content, attributes allowed */
-	VOUCH_USAGE_MODULE = 1,     /**< kernel modules: id-data, no signed attributes */
+	VOUCH_USAGE_MODULE = 1,     /**< kernel modules: detached id-data, no signed attributes */
 	VOUCH_USAGE_FIRMWARE = 2,   /**< firmware: signed attributes required, no smimeCapabilities */
 };
 
@@ -105,6 +105,8 @@ struct vouch_verify_signer {
 	const struct vouch_hash_alg *digest_alg; /**< NULL if not implemented */
 	int scheme;                              /**< enum vouch_sig_scheme (vouch/pubkey.h), 0 if unknown */
 	int trusted;                             /**< chains to the keyring */
+	int has_signing_time;                    /**< a signingTime attribute was signed */
+	int64_t signing_time;                    /**< its value, seconds since the epoch */
 	size_t chain_len;                        /**< certificates from the signer to the anchor */
 	const struct vouch_x509_cert *chain[8];  /**< the signer first, the keyring entry last */
 };
@@ -115,6 +117,13 @@ struct vouch_verify_result {
 	const char *rule;                            /**< the rule that decided the verdict */
 	size_t signer_count;
 	struct vouch_verify_signer signers[VOUCH_PKCS7_MAX_SIGNERS];
+	/**
+	 * On success with attached content: the verified content, as the
+	 * message's fragments (spans into msg->bytes, in order); use these
+	 * bytes, not another copy. NULL and 0 otherwise.
+	 */
+	const struct vouch_span *content;
+	size_t content_fragments;
 	uint8_t digest[VOUCH_HASH_MAX_LEN];          /**< the content digest (first signer's hash) */
 	size_t digest_len;
 	const struct vouch_hash_alg *digest_alg;
