@@ -259,6 +259,12 @@ static void test_chain(void **state)
 	struct vouch_verify_opts opts = { .max_depth = 1 };
 	assert_vouch_err(vouch_pkcs7_verify(two, content, sizeof(content) - 1, kr, &opts, &res),
 			 -ENOKEY);
+	/* The cap on signature checks per call: the signer's and two links. */
+	opts = (struct vouch_verify_opts){ .max_signatures = 2 };
+	assert_vouch_err(vouch_pkcs7_verify(two, content, sizeof(content) - 1, kr, &opts, &res),
+			 -EBADMSG);
+	opts.max_signatures = 3;
+	assert_vouch_ok(vouch_pkcs7_verify(two, content, sizeof(content) - 1, kr, &opts, &res));
 	/* The intermediate as the anchor: a shorter chain. */
 	vouch_keyring_free(kr);
 	assert_vouch_ok(vouch_keyring_new(&kr));
