@@ -392,36 +392,13 @@ int vouch_der_tlv(const struct vouch_der *d, const char *field, struct vouch_spa
 	return 0;
 }
 
-/*
- * The whole length of the BER element at p[0..avail), through the
- * end-of-contents octets of indefinite ones (X.690 §8.1.5).
- */
-static int measure(const uint8_t *p, size_t avail, unsigned depth, size_t *len)
+/* The whole length of the BER element at p[0..avail), through the
+ * end-of-contents octets of indefinite ones: check_ber()'s walk. */
+static int measure(const uint8_t *p, size_t avail, size_t *len)
 {
-	struct header h;
-	size_t pos;
-	int rc = read_header(p, avail, &h);
+	size_t elements = 0;
 
-	if (rc)
-		return rc;
-	if (!h.indefinite) {
-		*len = h.header_len + h.content_len;
-		return 0;
-	}
-	if (depth + 1 > VOUCH_DER_MAX_DEPTH)
-		return -EBADMSG;
-	for (pos = h.header_len; avail - pos < 2 || p[pos] != 0 || p[pos + 1] != 0;) {
-		size_t child;
-
-		if (pos >= avail)
-			return -EBADMSG;
-		rc = measure(p + pos, avail - pos, depth + 1, &child);
-		if (rc)
-			return rc;
-		pos += child;
-	}
-	*len = pos + 2;
-	return 0;
+	return check_ber(p, avail, 0, &elements, len);
 }
 
 int vouch_der_explicit(const struct vouch_der *d, const char *field, struct vouch_span *inner)
@@ -445,7 +422,7 @@ int vouch_der_explicit(const struct vouch_der *d, const char *field, struct vouc
 		return -EBADMSG;
 	/* BER: an indefinite tag holds its element, then 00 00. */
 	avail = outer.indefinite ? tlv.len - outer.header_len : outer.content_len;
-	rc = measure(p + outer.header_len, avail, 0, &len);
+	rc = measure(p + outer.header_len, avail, &len);
 	if (rc)
 		return rc;
 	if (len != (outer.indefinite ? avail - 2 : avail))

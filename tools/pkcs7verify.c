@@ -96,18 +96,6 @@ static int looks_pem(const uint8_t *buf, size_t len)
 
 /* ---- Options ---- */
 
-static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
-{
-	int64_t era;
-	unsigned yoe, doy;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = (unsigned)(y - era * 400);
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	return era * 146097 + (int64_t)(yoe * 365 + yoe / 4 - yoe / 100 + doy) - 719468;
-}
-
 /* now, @SECONDS, YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ (64-bit: past 2038). */
 static int parse_time(const char *s, int64_t *out)
 {
@@ -132,9 +120,13 @@ static int parse_time(const char *s, int64_t *out)
 		   z != 'Z') {
 		return -1;
 	}
-	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60)
+	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60 ||
+	    y < 1 || y > 9999)
 		return -1;
-	*out = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec;
+	/* timegm() is 64-bit here, so dates past 2038 are fine. */
+	struct tm tm = { .tm_year = (int)y - 1900, .tm_mon = (int)mo - 1, .tm_mday = (int)d,
+			 .tm_hour = (int)h, .tm_min = (int)mi, .tm_sec = (int)sec };
+	*out = (int64_t)timegm(&tm);
 	return 0;
 }
 

@@ -240,7 +240,7 @@ static int find_parent(struct run *r, const struct vouch_x509_cert *cur,
 		       const struct vouch_x509_cert *const *seen, size_t nseen,
 		       const struct vouch_x509_cert **parent)
 {
-	int best = -ENOKEY;
+	int best = 0;           /* the worst failure among the candidates tried */
 
 	for (size_t i = 0; i < candidate_count(r); i++) {
 		const struct vouch_x509_cert *c = candidate(r, i);
@@ -260,7 +260,7 @@ static int find_parent(struct run *r, const struct vouch_x509_cert *cur,
 			*parent = c;
 			return 0;
 		}
-		best = worse(best == -ENOKEY ? 0 : best, rc);
+		best = worse(best, rc);
 	}
 	return best ? best : -ENOKEY;
 }
@@ -510,23 +510,18 @@ static int verify_signer(struct run *r, const struct vouch_pkcs7_signer *s,
 static bool content_denied(const struct run *r, const struct vouch_verify_result *res)
 {
 	uint8_t sha256[VOUCH_SHA256_LEN];
+	const uint8_t *digest = sha256;
 
-	if (!r->opts->deny_count || r->given_alg)
+	if (!r->opts->deny_count)
 		return false;
-	if (r->content) {
-		vouch_hash(&vouch_sha256_alg, r->content, r->content_len, sha256);
-	} else {
-		struct vouch_hash_ctx ctx;
-
-		vouch_hash_init(&ctx, &vouch_sha256_alg);
-		for (size_t i = 0; i < r->msg->fragment_count; i++)
-			vouch_hash_update(&ctx, r->msg->bytes + r->msg->fragments[i].off,
-					  r->msg->fragments[i].len);
-		vouch_hash_final(&ctx, sha256);
-	}
-	(void)res;
+	/* The signers' digest when it is SHA-256 already; otherwise hash again
+	 * (impossible for a digest the caller computed with another hash). */
+	if (res->digest_alg == &vouch_sha256_alg)
+		digest = res->digest;
+	else if (content_digest(r, &vouch_sha256_alg, sha256) != 0)
+		return false;
 	for (size_t i = 0; i < r->opts->deny_count; i++)
-		if (!r->opts->deny[i].tbs && !memcmp(r->opts->deny[i].sha256, sha256, 32))
+		if (!r->opts->deny[i].tbs && !memcmp(r->opts->deny[i].sha256, digest, VOUCH_SHA256_LEN))
 			return true;
 	return false;
 }
