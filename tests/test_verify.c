@@ -2,7 +2,7 @@
  * PKCS#7 verification (vouch/verify.h) and the keyring (vouch/keyring.h)
  * on the fixtures of tests/data/pkcs7, tests/data/bench (a 3-certificate
  * chain) and tests/data/verify (a certificate cloning a trusted one's
- * identifiers onto another key): attached, detached, streamed, SKID and
+ * identifiers onto another key; a doctored copy of a trusted certificate): attached, detached, streamed, SKID and
  * attribute-less signatures, usages, several signers, chains, the deny
  * list, times, purposes, caller-computed digests, and every argument
  * error.
@@ -179,6 +179,45 @@ static void test_cloned_identifiers(void **state)
 	load(&f, "verify/clone.der", signer_only);
 	assert_vouch_err(verify(&f, NULL, &res), -ENOKEY);
 	assert_false(res.signers[0].trusted);
+	unload(&f);
+}
+
+/*
+ * The message carries a doctored copy of a trusted certificate (same key,
+ * subject and serial; codeSigning, digitalSignature and a century of
+ * validity): purpose, deny list and validity are the keyring copy's.
+ */
+static void test_doctored_copy(void **state)
+{
+	static const char *const narrow[] = { "verify/narrow.pem", NULL };
+	struct vouch_verify_opts opts = { 0 };
+	struct vouch_deny_entry deny = { .tbs = 1 };
+	struct vouch_verify_result res;
+	const struct vouch_x509_cert *kept, *carried;
+	struct fixture f;
+
+	(void)state;
+	load(&f, "verify/doctored.der", narrow);
+	assert_vouch_ok(verify(&f, NULL, &res));
+	kept = res.signers[0].cert;
+	carried = &f.msg->certs[0];
+	assert_true(res.signers[0].trusted);
+	assert_int_equal(res.signers[0].chain_len, 1);
+	assert_ptr_not_equal(kept, carried);
+	assert_false(kept->key_usage & VOUCH_KU_DIGITAL_SIGNATURE);
+	assert_true(carried->key_usage & VOUCH_KU_DIGITAL_SIGNATURE);
+
+	opts.purpose = VOUCH_PURPOSE_CODESIGN;
+	assert_vouch_err(verify(&f, &opts, &res), -EPERM);
+
+	opts = (struct vouch_verify_opts){ .deny = &deny, .deny_count = 1 };
+	vouch_hash(&vouch_sha256_alg, kept->bytes + kept->tbs.off, kept->tbs.len, deny.sha256);
+	assert_vouch_err(verify(&f, &opts, &res), -EKEYREVOKED);
+
+	opts = (struct vouch_verify_opts){ .flags = VOUCH_VERIFY_CHECK_TIME,
+					   .time = kept->not_after + 1 };
+	assert_true(opts.time < carried->not_after);
+	assert_vouch_err(verify(&f, &opts, &res), -EKEYEXPIRED);
 	unload(&f);
 }
 
@@ -377,6 +416,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_content_arguments),
 		cmocka_unit_test(test_untrusted),
 		cmocka_unit_test(test_cloned_identifiers),
+		cmocka_unit_test(test_doctored_copy),
 		cmocka_unit_test(test_usage),
 		cmocka_unit_test(test_two_signers),
 		cmocka_unit_test(test_chain),
