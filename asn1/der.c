@@ -133,13 +133,28 @@ static int read_header(const uint8_t *p, size_t avail, struct header *h)
 
 /* ---- Canonical DER (X.690 §10 and the primitive encodings of §8) ---- */
 
+/*
+ * Each arc is base-128 with no leading zero group, and fits 64 bits: an
+ * arc past 2^64 - 1 is refused wherever it appears (libtasn1 reads arcs
+ * as unsigned long and refuses them too, so an OID inside an ANY, which
+ * only this walk sees, gets the same answer as one libtasn1 decodes).
+ */
 static bool oid_valid(const uint8_t *c, size_t len)
 {
+	unsigned bits = 0;
+
 	if (len == 0 || len > VOUCH_DER_MAX_OID || (c[len - 1] & 0x80))
 		return false;                   /* empty, or the last arc unterminated */
-	for (size_t i = 0; i < len; i++)
-		if (c[i] == 0x80 && (i == 0 || !(c[i - 1] & 0x80)))
+	for (size_t i = 0; i < len; i++) {
+		bool first = i == 0 || !(c[i - 1] & 0x80);
+
+		if (first && c[i] == 0x80)
 			return false;           /* an arc with a leading zero group */
+		/* Significant bits of the arc so far: 7 per group, fewer in its first. */
+		bits = first ? 32 - (unsigned)__builtin_clz((c[i] & 0x7fu) | 1u) : bits + 7;
+		if (bits > 64)
+			return false;
+	}
 	return true;
 }
 

@@ -125,6 +125,11 @@ static int read_name(const struct vouch_der *d, const char *field, const uint8_t
 	unsigned index = 0;
 	int rc = vouch_der_tlv(d, field, &name->raw);
 
+	/* The grammar has ANY here (libtasn1 then builds no node per
+	 * attribute); the structure is checked below: a SEQUENCE OF SET OF
+	 * AttributeTypeAndValue, canonical DER as the whole certificate is. */
+	if (rc == 0 && root[name->raw.off] != 0x30)
+		rc = -EBADMSG;
 	if (rc == 0)
 		rc = vouch_der_iter_init(&rdns, root, name->raw);
 	while (rc == 0 && (rc = vouch_der_iter_next(&rdns, &rdn)) > 0) {
@@ -345,6 +350,9 @@ static int read_extensions(const struct vouch_der *d, const uint8_t *root,
 
 	if (rc == -ENOENT)
 		return 0;
+	/* ANY in the grammar, like the names: a SEQUENCE OF Extension here. */
+	if (rc == 0 && root[list.off] != 0x30)
+		rc = -EBADMSG;
 	if (rc == 0)
 		rc = vouch_der_iter_init(&it, root, list);
 	while (rc == 0 && (rc = vouch_der_iter_next(&it, &ext)) > 0) {

@@ -379,6 +379,38 @@ def row15_choices():
             "an extra [1] CertificateChoice (v1 attribute cert): counted and skipped", other_cert)
 
 
+def row2_name_structure():
+    # Names are ANY in the grammar (libtasn1 builds no node per attribute);
+    # x509.c checks their structure: every element at its place and tag.
+    def issuer(edit):
+        return lambda c: edit(c[TBS][T_ISSUER])
+
+    def retag(node, tag):
+        node.tag = bytes([tag])
+
+    def octets(c):
+        c[TBS][T_SUBJECT] = tlv(0x04, c[TBS][T_SUBJECT].enc())
+    cert_case("r02-cert-issuer-set.der", "EBADMSG", "row2",
+              "the issuer Name tagged SET instead of SEQUENCE", issuer(lambda n: retag(n, 0x31)))
+    cert_case("r02-cert-subject-octets.der", "EBADMSG", "row2",
+              "the subject Name wrapped in an OCTET STRING", octets)
+    cert_case("r02-cert-rdn-sequence.der", "EBADMSG", "row2",
+              "an issuer RelativeDistinguishedName tagged SEQUENCE instead of SET",
+              issuer(lambda n: retag(n[0], 0x30)))
+    cert_case("r02-cert-rdn-empty.der", "EBADMSG", "row2",
+              "an empty issuer RelativeDistinguishedName (SET SIZE (1..MAX))",
+              issuer(lambda n: n.kids.insert(0, cons(0x31))))
+    cert_case("r02-cert-atv-set.der", "EBADMSG", "row2",
+              "an issuer AttributeTypeAndValue tagged SET instead of SEQUENCE",
+              issuer(lambda n: retag(n[0][0], 0x31)))
+    cert_case("r02-cert-atv-three.der", "EBADMSG", "row2",
+              "an issuer AttributeTypeAndValue with a third element",
+              issuer(lambda n: n[0][0].kids.append(tlv(0x0c, b"x"))))
+    cert_case("r02-cert-atv-type-integer.der", "EBADMSG", "row2",
+              "an issuer attribute type that is an INTEGER, not an OID",
+              issuer(lambda n: n[0][0].__setitem__(0, integer(3))))
+
+
 def row16_depth():
     # The canonical walk counts the Certificate as level 1; a Name value
     # is level 6 (Certificate, TBS, Name, RDN, ATV, value) and the cap is 16.
@@ -823,6 +855,25 @@ def row27_extensions():
     cert_case("r27-extensions-explicit-empty.der", "EBADMSG", "row27",
               "extensions [3] with nothing inside", ext_field(cons(0xA3)))
 
+    # The list is ANY in the grammar: x509.c checks each element's place and tag.
+    def ext_edit(edit):
+        return lambda c: edit(c[TBS][T_EXT][0])
+
+    def retag(node, tag):
+        node.tag = bytes([tag])
+    cert_case("r27-extensions-set.der", "EBADMSG", "row27,row2",
+              "the Extensions list tagged SET instead of SEQUENCE", ext_edit(lambda l: retag(l, 0x31)))
+    cert_case("r27-extension-set.der", "EBADMSG", "row27,row2",
+              "an Extension tagged SET instead of SEQUENCE", ext_edit(lambda l: retag(l[0], 0x31)))
+    cert_case("r27-extension-id-integer.der", "EBADMSG", "row27,row2",
+              "an extnID that is an INTEGER, not an OID", ext_edit(lambda l: l[0].__setitem__(0, integer(5))))
+    cert_case("r27-extension-value-bits.der", "EBADMSG", "row27,row2",
+              "an extnValue that is a BIT STRING, not an OCTET STRING",
+              ext_edit(lambda l: l[0].__setitem__(-1, tlv(0x03, b"\x00" + l[0][-1].content))))
+    cert_case("r27-extension-four.der", "EBADMSG", "row27,row2",
+              "an Extension with a fourth element",
+              ext_edit(lambda l: l[0].kids.append(tlv(0x04, b"x"))))
+
     def ext_value(i, value):
         def edit(c):
             c[TBS][T_EXT][0][i].kids[-1] = tlv(0x04, value)
@@ -1083,6 +1134,7 @@ def main():
     controls()
     row1_length_overflow()
     row2_missing_fields()
+    row2_name_structure()
     row3_truncated_headers()
     row4_end_of_structure()
     row5_no_content_no_signers()
