@@ -350,9 +350,15 @@ int vouch_der_decode_span(struct vouch_der *d, const char *type, const uint8_t *
 		return definitions_rc;
 	if ((size_t)snprintf(name, sizeof(name), "VOUCH.%s", type) >= sizeof(name))
 		return -EINVAL;
+	/* asn1_create_element() says ASN1_ELEMENT_NOT_FOUND both for a name
+	 * that is not in the definitions and when its copy cannot be
+	 * allocated: look the name up first (no allocation), so that a
+	 * failure after it can only be memory. */
+	if (!asn1_find_node(definitions, name))
+		return -EINVAL;                 /* no such type */
 	rc = asn1_create_element(definitions, name, &node);
 	if (rc != ASN1_SUCCESS)
-		return rc == ASN1_MEM_ALLOC_ERROR ? -ENOMEM : -EINVAL;   /* no such type */
+		return -ENOMEM;
 	consumed = (int)span.len;
 	rc = asn1_der_decoding2(&node, buf, &consumed,
 				mode == VOUCH_DER_STRICT ? ASN1_DECODE_FLAG_STRICT_DER : 0, NULL);
