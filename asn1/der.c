@@ -14,17 +14,39 @@
 /* Made by asn1Parser from asn1/vouch.asn at build time. */
 extern const asn1_static_node vouch_asn1_tab[];
 
-/* ---- The definitions, loaded once ---- */
+/* ---- The definitions, built on first use ---- */
 
+/* Set once, then only read: loaded with acquire, stored with release. */
 static asn1_node definitions;
-static int definitions_rc;
-static pthread_once_t definitions_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t definitions_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void load_definitions(void)
+/*
+ * The definitions tree, built on the first call. Only an allocation
+ * failure can stop a table asn1Parser accepted, and such a failure is not
+ * remembered: the next call tries again, so that one transient -ENOMEM
+ * does not fail every later parse of the process.
+ */
+static int get_definitions(asn1_node *out)
 {
-	/* Only an allocation failure can stop a table asn1Parser accepted. */
-	if (asn1_array2tree(vouch_asn1_tab, &definitions, NULL) != ASN1_SUCCESS)
-		definitions_rc = -ENOMEM;
+	asn1_node defs = __atomic_load_n(&definitions, __ATOMIC_ACQUIRE);
+
+	if (!defs) {
+		pthread_mutex_lock(&definitions_lock);
+		defs = definitions;
+		if (!defs) {
+			asn1_node tree = NULL;
+
+			if (asn1_array2tree(vouch_asn1_tab, &tree, NULL) == ASN1_SUCCESS) {
+				defs = tree;
+				__atomic_store_n(&definitions, tree, __ATOMIC_RELEASE);
+			} else if (tree) {
+				asn1_delete_structure(&tree);
+			}
+		}
+		pthread_mutex_unlock(&definitions_lock);
+	}
+	*out = defs;
+	return defs ? 0 : -ENOMEM;
 }
 
 /* Free the tree at unload, so that leak checkers see a clean exit. */
@@ -314,7 +336,7 @@ int vouch_der_decode_span(struct vouch_der *d, const char *type, const uint8_t *
 	const uint8_t *buf;
 	struct header h;
 	char name[64];
-	asn1_node node = NULL;
+	asn1_node defs, node = NULL;
 	int consumed, rc;
 
 	if (!d)
@@ -345,18 +367,18 @@ int vouch_der_decode_span(struct vouch_der *d, const char *type, const uint8_t *
 	if (rc)
 		return rc;
 
-	pthread_once(&definitions_once, load_definitions);
-	if (definitions_rc)
-		return definitions_rc;
+	rc = get_definitions(&defs);
+	if (rc)
+		return rc;
 	if ((size_t)snprintf(name, sizeof(name), "VOUCH.%s", type) >= sizeof(name))
 		return -EINVAL;
 	/* asn1_create_element() says ASN1_ELEMENT_NOT_FOUND both for a name
 	 * that is not in the definitions and when its copy cannot be
 	 * allocated: look the name up first (no allocation), so that a
 	 * failure after it can only be memory. */
-	if (!asn1_find_node(definitions, name))
+	if (!asn1_find_node(defs, name))
 		return -EINVAL;                 /* no such type */
-	rc = asn1_create_element(definitions, name, &node);
+	rc = asn1_create_element(defs, name, &node);
 	if (rc != ASN1_SUCCESS)
 		return -ENOMEM;
 	consumed = (int)span.len;
