@@ -18,6 +18,7 @@
 #include <vouch/pkcs7.h>
 #include <vouch/keyring.h>
 #include <vouch/verify.h>
+#include <vouch/fw.h>
 #include <vouch/drbg.h>
 #include <vouch/rng.h>
 

@@ -1,0 +1,359 @@
+/*
+ * vouch_fw_check_sig(): the kernel_fw_from_file() answer for one blob.
+ *
+ * Cost: the blob is read once. Every digest a decision needs (SHA-256
+ * always; SHA-384 when an allow or deny entry uses it; the signers' digest
+ * algorithm when it is another) is computed in that one pass, chunk by
+ * chunk so that each chunk is hashed by every algorithm while it is in
+ * cache, and the signature is then checked against the digest already
+ * computed (vouch_pkcs7_verify_digest()), so a signed blob costs one
+ * SHA-256 of its bytes plus a signature check.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <vouch/error.h>
+#include <vouch/fw.h>
+#include <vouch/pkcs7.h>
+#include <vouch/pubkey.h>
+#include <vouch/verify.h>
+
+#include "fw_internal.h"
+#include "keys.h"
+
+#define HASH_CHUNK (64u << 10)
+#define MAX_ALGS 3
+
+/* ---- The one PKCS#7 parser of crypto/fw ---- */
+
+static int looks_pem(const uint8_t *buf, size_t len)
+{
+	return len >= 11 && memmem(buf, len, "-----BEGIN ", 11) != NULL;
+}
+
+/*
+ * The sandbox seam: when p->sandbox is set this is where
+ * vouch_sandbox_pkcs7_parse(p->sandbox, &out->msg, der, len, NULL) goes
+ * (vouch/sandbox.h, issue 9); until then every parse runs in process.
+ */
+static int parse_der(const struct vouch_fw_policy *p, struct vouch_pkcs7 **msg,
+		     const uint8_t *der, size_t len)
+{
+	(void)p->sandbox;
+	return vouch_pkcs7_parse(msg, der, len, NULL);
+}
+
+int vouch_fw_parse_signature(const struct vouch_fw_policy *p, const uint8_t *sig, size_t len,
+			     struct fw_sig *out)
+{
+	const uint8_t *der = sig;
+	size_t der_len = len;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (looks_pem(sig, len)) {
+		rc = vouch_pkcs7_pem_decode((const char *)sig, len, &out->der_owned, &der_len);
+		if (rc)
+			return rc;
+		der = out->der_owned;
+	}
+	rc = parse_der(p, &out->msg, der, der_len);
+	if (rc)
+		vouch_fw_sig_free(out);
+	return rc;
+}
+
+void vouch_fw_sig_free(struct fw_sig *s)
+{
+	vouch_pkcs7_free(s->msg);
+	free(s->der_owned);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ---- Hashing once ---- */
+
+struct digests {
+	size_t n;
+	const struct vouch_hash_alg *alg[MAX_ALGS];
+	uint8_t whole[MAX_ALGS][VOUCH_HASH_MAX_LEN];    /* of the whole blob */
+	uint8_t content[MAX_ALGS][VOUCH_HASH_MAX_LEN];  /* of the signed part */
+};
+
+static void want_alg(struct digests *d, const struct vouch_hash_alg *alg)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (d->alg[i] == alg)
+			return;
+	if (d->n < MAX_ALGS)
+		d->alg[d->n++] = alg;
+}
+
+static const uint8_t *digest_of(const struct digests *d, const struct vouch_hash_alg *alg,
+				int content)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (d->alg[i] == alg)
+			return content ? d->content[i] : d->whole[i];
+	return NULL;
+}
+
+/* Feed [from, to) to every context, a chunk to all before the next chunk. */
+static void feed(struct vouch_hash_ctx *ctx, size_t n, const uint8_t *buf, size_t from, size_t to)
+{
+	while (from < to) {
+		size_t len = to - from < HASH_CHUNK ? to - from : HASH_CHUNK;
+
+		for (size_t i = 0; i < n; i++)
+			vouch_hash_update(&ctx[i], buf + from, len);
+		from += len;
+	}
+}
+
+/*
+ * One pass: the first content_len bytes (the signed part of a
+ * module-style blob, or all of it), then, from copies of the running
+ * contexts, the rest for the whole blob's digests.
+ */
+static void hash_blob(struct digests *d, const uint8_t *buf, size_t size, size_t content_len)
+{
+	struct vouch_hash_ctx ctx[MAX_ALGS], fork;
+
+	for (size_t i = 0; i < d->n; i++)
+		vouch_hash_init(&ctx[i], d->alg[i]);
+	feed(ctx, d->n, buf, 0, content_len);
+	for (size_t i = 0; i < d->n; i++) {
+		fork = ctx[i];
+		vouch_hash_final(&fork, d->content[i]);
+	}
+	feed(ctx, d->n, buf, content_len, size);
+	for (size_t i = 0; i < d->n; i++)
+		vouch_hash_final(&ctx[i], d->whole[i]);
+}
+
+/* ---- The decision ---- */
+
+struct job {
+	const struct vouch_fw_policy *p;
+	const struct fw_rule *rule;
+	const char *name;
+	const uint8_t *buf;
+	size_t size;
+	const uint8_t *sig;       /* detached or appended PKCS#7, or NULL */
+	size_t sig_len;
+	size_t content_len;       /* the signed bytes: all, or before an appended signature */
+	int sig_rc;               /* why there is no usable signature, or 0 */
+	struct fw_sig parsed;
+	struct digests d;
+	struct vouch_fw_result *res;
+};
+
+static int decide(struct job *j, int rc, const char *reason, const char *rule)
+{
+	j->res->reason = reason;
+	j->res->rule = rule;
+	return rc;
+}
+
+static unsigned hash_bit(const struct vouch_hash_alg *alg)
+{
+	return alg == &vouch_sha1_alg     ? VOUCH_FW_HASH_SHA1
+	       : alg == &vouch_sha256_alg ? VOUCH_FW_HASH_SHA256
+	       : alg == &vouch_sha384_alg ? VOUCH_FW_HASH_SHA384
+	       : alg == &vouch_sha512_alg ? VOUCH_FW_HASH_SHA512 : 0;
+}
+
+static unsigned scheme_bit(int scheme)
+{
+	return scheme == VOUCH_SIG_RSA_PKCS1 ? VOUCH_FW_SIGALG_RSA_PKCS1
+	       : scheme == VOUCH_SIG_RSA_PSS ? VOUCH_FW_SIGALG_RSA_PSS
+	       : scheme == VOUCH_SIG_ECDSA   ? VOUCH_FW_SIGALG_ECDSA : 0;
+}
+
+/* The first signer's digest algorithm the rule accepts, or NULL. */
+static const struct vouch_hash_alg *signer_hash(const struct job *j)
+{
+	const struct vouch_pkcs7 *m = j->parsed.msg;
+
+	for (size_t i = 0; i < m->signer_count; i++) {
+		struct vouch_span oid;
+		const struct vouch_hash_alg *alg;
+
+		if (vouch_asn1_hash_algid_read(&oid, m->bytes, m->signers[i].digest_alg) != 0)
+			continue;
+		alg = vouch_hash_alg_by_oid(m->bytes + oid.off, oid.len);
+		if (alg && (hash_bit(alg) & j->rule->hashes))
+			return alg;
+	}
+	return NULL;
+}
+
+/* Which signature the rule looks at: detached, appended or none. */
+static void find_signature(struct job *j, const uint8_t *sig, size_t sig_len)
+{
+	struct vouch_span span;
+
+	j->content_len = j->size;
+	j->sig_rc = -ENODATA;
+	if (j->rule->sig_form == VOUCH_FW_SIG_APPENDED) {
+		int rc = vouch_pkcs7_split_module(j->buf, j->size, &j->content_len, &span);
+
+		if (rc) {
+			j->content_len = j->size;
+			j->sig_rc = rc;
+			return;
+		}
+		j->sig = j->buf + span.off;
+		j->sig_len = span.len;
+	} else if (sig) {
+		j->sig = sig;
+		j->sig_len = sig_len;
+	}
+	if (j->sig)
+		j->sig_rc = vouch_fw_parse_signature(j->p, j->sig, j->sig_len, &j->parsed);
+}
+
+static int entry_matches(const struct job *j, const struct fw_entry *e)
+{
+	const uint8_t *d = digest_of(&j->d, e->alg, 0);
+
+	return d && !memcmp(d, e->digest, e->alg->digest_len) &&
+	       (!e->name || fnmatch(e->name, j->name, FNM_PATHNAME) == 0);
+}
+
+static const struct fw_entry *list_find(const struct job *j, const struct fw_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (entry_matches(j, &l->v[i]))
+			return &l->v[i];
+	return NULL;
+}
+
+/* The trusted signer that made the verifier accept, or NULL. */
+static const struct vouch_verify_signer *accepting(const struct vouch_verify_result *v)
+{
+	for (size_t i = 0; i < v->signer_count; i++)
+		if (v->signers[i].rc == 0 && v->signers[i].trusted)
+			return &v->signers[i];
+	return NULL;
+}
+
+static int verify(struct job *j, const struct vouch_hash_alg *alg)
+{
+	const struct fw_rule *r = j->rule;
+	struct vouch_verify_opts opts = {
+		.usage = r->sig_form == VOUCH_FW_SIG_APPENDED ? VOUCH_USAGE_MODULE
+							      : VOUCH_USAGE_FIRMWARE,
+		.purpose = r->purpose,
+		.flags = (r->hashes & VOUCH_FW_HASH_SHA1) ? VOUCH_VERIFY_ALLOW_SHA1 : 0,
+	};
+	static struct vouch_verify_result zero;
+	struct vouch_verify_result *v = malloc(sizeof(*v));
+	const struct vouch_verify_signer *s;
+	int rc;
+
+	if (!v)
+		return decide(j, -ENOMEM, "out of memory", r->label);
+	*v = zero;
+	if (j->parsed.msg->has_content)   /* an attached copy: it must be these bytes */
+		rc = vouch_pkcs7_verify(j->parsed.msg, j->buf, j->content_len, j->p->kr, &opts, v);
+	else if (alg)
+		rc = vouch_pkcs7_verify_digest(j->parsed.msg, alg, digest_of(&j->d, alg, 1),
+					       alg->digest_len, j->p->kr, &opts, v);
+	else
+		rc = -ENOPKG;
+	if (rc) {
+		rc = decide(j, rc, v->rule ? v->rule : "no signer uses an accepted hash", r->label);
+	} else if (!(s = accepting(v)) || !(hash_bit(s->digest_alg) & r->hashes) ||
+		   !(scheme_bit(s->scheme) & r->sigalgs)) {
+		rc = decide(j, -ENOPKG, "the signer's algorithm is not accepted by the rule",
+			    r->label);
+	} else {
+		vouch_x509_name_format(s->cert, &s->cert->subject, j->res->signer,
+				       sizeof(j->res->signer));
+		rc = decide(j, 0, "signature verified", r->label);
+	}
+	free(v);
+	return rc;
+}
+
+static int judge(struct job *j, const uint8_t *sig, size_t sig_len)
+{
+	const struct fw_rule *r = j->rule;
+	const struct fw_entry *e;
+	const struct vouch_hash_alg *alg = NULL;
+
+	if (j->size > r->max_size)
+		return decide(j, -E2BIG, "larger than the rule's max-size", r->label);
+	find_signature(j, sig, sig_len);
+	want_alg(&j->d, &vouch_sha256_alg);
+	if (j->p->need_sha384)
+		want_alg(&j->d, &vouch_sha384_alg);
+	if (j->sig_rc == 0 && (alg = signer_hash(j)) != NULL)
+		want_alg(&j->d, alg);
+	hash_blob(&j->d, j->buf, j->size, j->content_len);
+	memcpy(j->res->sha256, digest_of(&j->d, &vouch_sha256_alg, 0), VOUCH_SHA256_LEN);
+	j->res->has_sha256 = 1;
+	if (j->p->need_sha384) {
+		memcpy(j->res->sha384, digest_of(&j->d, &vouch_sha384_alg, 0), VOUCH_SHA384_LEN);
+		j->res->has_sha384 = 1;
+	}
+	/* The content deny list is decisive, whatever a signature says. */
+	if ((e = list_find(j, &j->p->deny)) != NULL)
+		return decide(j, -EKEYREVOKED, "the blob's digest is on the deny list", e->label);
+	/* An allow-listed digest stands in for a signature, as IMA appraisal. */
+	if ((e = list_find(j, &j->p->allow)) != NULL)
+		return decide(j, 0, "the blob's digest is on the allow list", e->label);
+	if (j->sig_rc == -ENODATA)
+		return r->sig_form == VOUCH_FW_SIG_NONE
+			       ? decide(j, 0, "no signature required", r->label)
+			       : decide(j, -EPERM, r->sig_form == VOUCH_FW_SIG_DETACHED
+						  ? "a detached signature (NAME.p7s) is required"
+						  : "an appended signature is required", r->label);
+	if (j->sig_rc)
+		return decide(j, j->sig_rc, "the signature is not a valid PKCS#7 SignedData",
+			      r->label);
+	return verify(j, alg);
+}
+
+/* see vouch/fw.h */
+int vouch_fw_check_sig(const struct vouch_fw_policy *p, const char *name, const uint8_t *buf,
+		       size_t size, const uint8_t *sig, size_t sig_len, struct vouch_fw_result *res)
+{
+	struct vouch_fw_result local;
+	struct job j;
+	int rc;
+
+	if (!res)
+		res = &local;
+	memset(res, 0, sizeof(*res));
+	if (!p || !p->finished || !name || (!buf && size) || (!sig && sig_len)) {
+		res->rc = res->verdict = -EINVAL;
+		res->reason = p && !p->finished ? "the policy is not finished" : "invalid arguments";
+		res->rule = "";
+		return -EINVAL;
+	}
+	memset(&j, 0, sizeof(j));
+	j.p = p;
+	j.rule = vouch_fw_rule_for(p, name);
+	j.name = name;
+	j.buf = buf;
+	j.size = size;
+	j.res = res;
+	res->size = size;
+	res->permissive = p->mode == VOUCH_FW_PERMISSIVE;
+	rc = judge(&j, sig, sig_len);
+	vouch_fw_sig_free(&j.parsed);
+	res->verdict = rc;
+	res->rc = res->permissive ? 0 : rc;
+	vouch_fw_audit_emit(p, name, res);
+	return res->rc;
+}
+
+/* see vouch/fw.h */
+int vouch_fw_check(const struct vouch_fw_policy *p, const char *name, const uint8_t *buf,
+		   size_t size)
+{
+	return vouch_fw_check_sig(p, name, buf, size, NULL, 0, NULL);
+}

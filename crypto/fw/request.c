@@ -1,0 +1,410 @@
+/*
+ * vouch_fw_request(): find firmware the way the kernel's loader does
+ * (fw_get_filesystem_firmware(), drivers/base/firmware_loader/main.c),
+ * read it without ever leaving the firmware tree, and check it.
+ *
+ * Staying in the tree: each search directory is opened under the root
+ * with openat2(2) RESOLVE_IN_ROOT (an absolute symlink on the way, such
+ * as merged /usr's /lib -> /usr/lib, resolves inside the root, never
+ * above it); the name is then opened beneath that directory with
+ * RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS. RESOLVE_BENEATH refuses every
+ * absolute symlink, also one that points back into the tree
+ * (/lib/firmware/a -> /lib/firmware/vendor/a, as Debian packages ship), so
+ * on -EXDEV the path is resolved once more with RESOLVE_IN_ROOT from the
+ * root and the file is accepted only if its real path lies inside the
+ * directory's. Without openat2 (before Linux 5.6, or filtered by a
+ * seccomp policy) files are opened with openat() and the same real-path
+ * check decides. Real paths come from /proc/self/fd, of the descriptors
+ * actually opened, so there is no window between check and use.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <vouch/fw.h>
+
+#include "fw_internal.h"
+
+#define SEARCH_DIRS 5
+#define FILE_FLAGS (O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+
+/* see vouch/fw.h */
+int vouch_fw_name_check(const char *name, size_t len)
+{
+	size_t start = 0;
+
+	if (!name || len == 0 || len > VOUCH_FW_NAME_MAX || name[0] == '/' ||
+	    memchr(name, '\0', len))
+		return -EINVAL;
+	for (size_t i = 0; i <= len; i++) {
+		if (i < len && name[i] != '/')
+			continue;
+		size_t n = i - start;
+
+		/* "", "." and ".." components: a//b, a/, ./a, ../a */
+		if (n == 0 || (n == 1 && name[start] == '.') ||
+		    (n == 2 && name[start] == '.' && name[start + 1] == '.'))
+			return -EINVAL;
+		start = i + 1;
+	}
+	return 0;
+}
+
+/* openat2(2), or -ENOSYS where the kernel or a filter lacks it. */
+static int open2(int dirfd, const char *path, int flags, unsigned long long resolve)
+{
+	struct open_how how = { .flags = (unsigned long long)flags, .resolve = resolve };
+	long fd = syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+
+	return fd < 0 ? -errno : (int)fd;
+}
+
+/* The real path of an open descriptor. */
+static int fd_path(int fd, char *out, size_t len)
+{
+	char proc[64];
+	ssize_t n;
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	n = readlink(proc, out, len - 1);
+	if (n < 0 || (size_t)n >= len - 1)
+		return n < 0 ? -errno : -ENAMETOOLONG;
+	out[n] = '\0';
+	return 0;
+}
+
+/* Whether the file open on fd lies strictly inside the directory open on dirfd. */
+static int inside(int dirfd, int fd)
+{
+	char dir[PATH_MAX], file[PATH_MAX];
+	size_t n;
+
+	if (fd_path(dirfd, dir, sizeof(dir)) != 0 || fd_path(fd, file, sizeof(file)) != 0)
+		return 0;
+	n = strlen(dir);
+	if (n == 1)             /* the directory is "/" */
+		n = 0;
+	return !strncmp(dir, file, n) && file[n] == '/';
+}
+
+/* A search directory (absolute, within the root), or -ENOENT. */
+static int open_dir(int rootfd, const char *dir)
+{
+	const int flags = O_PATH | O_DIRECTORY | O_CLOEXEC;
+	int fd = open2(rootfd, dir + 1, flags, RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
+
+	if (fd == -ENOSYS) {
+		fd = openat(rootfd, dir + 1, flags);
+		if (fd < 0)
+			return -errno;
+		if (!inside(rootfd, fd)) {   /* an absolute link above a test root */
+			close(fd);
+			return -ENOENT;
+		}
+	}
+	return fd == -ENOTDIR ? -ENOENT : fd;
+}
+
+/* Open name beneath dirfd (dir is its path within the root); see the top. */
+static int open_beneath(int rootfd, int dirfd, const char *dir, const char *name)
+{
+	char joined[PATH_MAX];
+	int fd = open2(dirfd, name, FILE_FLAGS, RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS);
+
+	if (fd >= 0 || (fd != -EXDEV && fd != -ENOSYS))
+		return fd == -ELOOP ? -EPERM : fd;
+	if (fd == -EXDEV) {
+		if ((size_t)snprintf(joined, sizeof(joined), "%s/%s", dir + 1, name) >= sizeof(joined))
+			return -ENAMETOOLONG;
+		fd = open2(rootfd, joined, FILE_FLAGS, RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
+	} else {
+		fd = openat(dirfd, name, FILE_FLAGS);
+		if (fd < 0)
+			fd = -errno;
+	}
+	if (fd < 0)
+		return fd == -ELOOP || fd == -EXDEV ? -EPERM : fd;
+	if (!inside(dirfd, fd)) {
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
+}
+
+/*
+ * Read a regular file of at most max bytes whole, into one buffer of its
+ * size: no FIFO, device or directory (-EPERM), nothing bigger (-E2BIG),
+ * nothing that grows or shrinks while read (-EIO).
+ */
+static int read_fd(int fd, size_t max, uint8_t **out, size_t *size)
+{
+	struct stat st, after;
+	uint8_t *buf, extra;
+	size_t got = 0;
+
+	*out = NULL;
+	if (fstat(fd, &st) != 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EPERM;
+	if (st.st_size < 0 || (unsigned long long)st.st_size > max)
+		return -E2BIG;
+	buf = malloc(st.st_size ? (size_t)st.st_size : 1);
+	if (!buf)
+		return -ENOMEM;
+	while (got < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	/* Exactly st_size bytes, then end of file, and the same size after. */
+	if (got != (size_t)st.st_size || read(fd, &extra, 1) != 0 || fstat(fd, &after) != 0 ||
+	    after.st_size != st.st_size) {
+		free(buf);
+		return -EIO;
+	}
+	*out = buf;
+	*size = got;
+	return 0;
+}
+
+/* What a refusal before any check says, as the check's result would. */
+static int early(const struct vouch_fw_policy *p, const char *name, struct vouch_fw_result *res,
+		 int rc, const char *reason)
+{
+	res->rc = res->verdict = rc;
+	res->reason = reason;
+	res->rule = "search path";
+	res->permissive = p->mode == VOUCH_FW_PERMISSIVE;
+	vouch_fw_audit_emit(p, name, res);
+	return rc;
+}
+
+static const char *io_reason(int rc)
+{
+	switch (rc) {
+	case -ENOENT:
+		return "not found in the search path";
+	case -EPERM:
+		return "not a regular file inside the firmware tree";
+	case -E2BIG:
+		return "larger than the rule's max-size";
+	case -EIO:
+		return "the file changed while it was read";
+	default:
+		return "the file cannot be read";
+	}
+}
+
+struct found {
+	uint8_t *data, *sig;
+	size_t size, sig_len;
+	char path[512];
+};
+
+static void found_free(struct found *f)
+{
+	free(f->data);
+	free(f->sig);
+}
+
+/* The blob from an open descriptor and, if present, its NAME.p7s. */
+static int read_pair(int blob_fd, int sig_fd, size_t max, struct found *f)
+{
+	int rc = read_fd(blob_fd, max, &f->data, &f->size);
+
+	if (rc == 0 && sig_fd >= 0) {
+		rc = read_fd(sig_fd, FW_MAX_SIG_SIZE, &f->sig, &f->sig_len);
+		if (rc == -E2BIG)
+			rc = -EBADMSG;   /* a signature no parser would take */
+	}
+	if (blob_fd >= 0)
+		close(blob_fd);
+	if (sig_fd >= 0)
+		close(sig_fd);
+	return rc;
+}
+
+/* One search directory: -ENOENT to go on to the next. */
+static int try_dir(int rootfd, const char *dir, const char *name, size_t max, struct found *f)
+{
+	char sig_name[VOUCH_FW_NAME_MAX + 8];
+	int dirfd = open_dir(rootfd, dir), fd, sig_fd;
+
+	if (dirfd < 0)
+		return dirfd;
+	fd = open_beneath(rootfd, dirfd, dir, name);
+	if (fd < 0) {
+		close(dirfd);
+		return fd == -ENOTDIR ? -ENOENT : fd;
+	}
+	snprintf(sig_name, sizeof(sig_name), "%s.p7s", name);
+	sig_fd = open_beneath(rootfd, dirfd, dir, sig_name);
+	close(dirfd);
+	if (sig_fd < 0 && sig_fd != -ENOENT) {
+		close(fd);
+		return sig_fd;
+	}
+	snprintf(f->path, sizeof(f->path), "%s/%s", dir, name);
+	return read_pair(fd, sig_fd, max, f);
+}
+
+/* The kernel's search path, in its order. */
+static size_t search_dirs(const struct vouch_fw_policy *p, char dirs[SEARCH_DIRS][320])
+{
+	struct utsname u;
+	const char *release = p->release;
+	size_t n = 0;
+
+	if (!release)
+		release = uname(&u) == 0 ? u.release : "unknown";
+	if (p->path)
+		snprintf(dirs[n++], 320, "%s", p->path);
+	snprintf(dirs[n++], 320, "/lib/firmware/updates/%s", release);
+	snprintf(dirs[n++], 320, "/lib/firmware/updates");
+	snprintf(dirs[n++], 320, "/lib/firmware/%s", release);
+	snprintf(dirs[n++], 320, "/lib/firmware");
+	return n;
+}
+
+/* Check what was read; hand it over only when accepted. */
+static int hand_over(const struct vouch_fw_policy *p, const char *name, struct found *f,
+		     struct vouch_fw_blob *out, struct vouch_fw_result *res)
+{
+	int rc = vouch_fw_check_sig(p, name, f->data, f->size, f->sig, f->sig_len, res);
+
+	snprintf(res->path, sizeof(res->path), "%s", f->path);
+	if (rc == 0) {
+		out->path = strdup(f->path);
+		if (!out->path) {
+			found_free(f);
+			return -ENOMEM;
+		}
+		out->data = f->data;
+		out->size = f->size;
+		f->data = NULL;
+	}
+	found_free(f);
+	return rc;
+}
+
+static int start(const struct vouch_fw_policy *p, const void *what, struct vouch_fw_blob *out,
+		 struct vouch_fw_result *res)
+{
+	if (out)
+		memset(out, 0, sizeof(*out));
+	memset(res, 0, sizeof(*res));
+	if (!p || !p->finished || !what || !out) {
+		res->rc = res->verdict = -EINVAL;
+		res->reason = "invalid arguments";
+		res->rule = "";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* see vouch/fw.h */
+int vouch_fw_request(const struct vouch_fw_policy *p, const char *name, struct vouch_fw_blob *out,
+		     struct vouch_fw_result *res)
+{
+	struct vouch_fw_result local;
+	char dirs[SEARCH_DIRS][320];
+	struct found f = { 0 };
+	size_t n;
+	int rootfd, rc;
+
+	if (!res)
+		res = &local;
+	if ((rc = start(p, name, out, res)) != 0)
+		return rc;
+	if (vouch_fw_name_check(name, strlen(name)) != 0)
+		return early(p, name, res, -EINVAL, "the name is absolute, empty or has '..'");
+	rootfd = open(p->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (rootfd < 0)
+		return early(p, name, res, -errno, "the firmware root cannot be opened");
+	n = search_dirs(p, dirs);
+	rc = -ENOENT;
+	for (size_t i = 0; i < n && rc == -ENOENT; i++)
+		rc = try_dir(rootfd, dirs[i], name, vouch_fw_rule_for(p, name)->max_size, &f);
+	close(rootfd);
+	if (rc) {
+		found_free(&f);
+		return early(p, name, res, rc, io_reason(rc));
+	}
+	return hand_over(p, name, &f, out, res);
+}
+
+/* The name the policy sees for a path: relative to ROOT/lib/firmware, else the base name. */
+static void default_name(const struct vouch_fw_policy *p, const char *path, char *out, size_t len)
+{
+	char real[PATH_MAX], tree[PATH_MAX], joined[PATH_MAX];
+	const char *base = strrchr(path, '/');
+	size_t n;
+
+	snprintf(out, len, "%s", base ? base + 1 : path);
+	snprintf(joined, sizeof(joined), "%s/lib/firmware", p->root);
+	if (!realpath(path, real) || !realpath(joined, tree))
+		return;
+	n = strlen(tree);
+	if (!strncmp(real, tree, n) && real[n] == '/')
+		snprintf(out, len, "%s", real + n + 1);
+}
+
+/* see vouch/fw.h */
+int vouch_fw_request_file(const struct vouch_fw_policy *p, const char *path, const char *name,
+			  struct vouch_fw_blob *out, struct vouch_fw_result *res)
+{
+	struct vouch_fw_result local;
+	char sig_path[PATH_MAX], fallback[VOUCH_FW_NAME_MAX + 1];
+	struct found f = { 0 };
+	int fd, sig_fd, rc;
+
+	if (!res)
+		res = &local;
+	if ((rc = start(p, path, out, res)) != 0)
+		return rc;
+	if (!name) {
+		default_name(p, path, fallback, sizeof(fallback));
+		name = fallback;
+	}
+	if ((size_t)snprintf(sig_path, sizeof(sig_path), "%s.p7s", path) >= sizeof(sig_path))
+		return early(p, name, res, -ENAMETOOLONG, io_reason(-ENAMETOOLONG));
+	fd = open(path, FILE_FLAGS);
+	if (fd < 0)
+		return early(p, name, res, -errno, io_reason(-errno));
+	sig_fd = open(sig_path, FILE_FLAGS);
+	if (sig_fd < 0 && errno != ENOENT) {
+		rc = -errno;
+		close(fd);
+		return early(p, name, res, rc, io_reason(rc));
+	}
+	snprintf(f.path, sizeof(f.path), "%s", path);
+	rc = read_pair(fd, sig_fd, vouch_fw_rule_for(p, name)->max_size, &f);
+	if (rc) {
+		found_free(&f);
+		return early(p, name, res, rc, io_reason(rc));
+	}
+	return hand_over(p, name, &f, out, res);
+}
+
+/* see vouch/fw.h */
+void vouch_fw_blob_free(struct vouch_fw_blob *blob)
+{
+	if (!blob)
+		return;
+	free(blob->data);
+	free(blob->path);
+	memset(blob, 0, sizeof(*blob));
+}

@@ -1,0 +1,418 @@
+/**
+ * @file vouch/fw.h
+ * @brief The firmware-blob integrity checker: the kernel_fw_from_file()
+ *        security hook (Linux 3.17) mirrored in user space.
+ *
+ * Before a program hands a firmware blob (or a module, or an update) to a
+ * device, it asks vouch_fw_check() about the blob's name and bytes: 0
+ * accepts, a negative errno refuses, with the meaning a security module's
+ * answer has for the kernel's firmware loader and DESIGN.md's table. The
+ * decision follows a policy (struct vouch_fw_policy), read from the text
+ * file documented in vouch-fw-policy(5) or built through this API:
+ * IMA-style allow-lists of digests (an unsigned blob whose SHA-256 or
+ * SHA-384 is listed is accepted, as IMA appraisal does), deny lists,
+ * size limits, signature requirements against a keyring (a detached
+ * PKCS#7 `NAME.p7s` beside the blob as the firmware-signing proposals
+ * have it, or a module-style appended signature, `scripts/sign-file`),
+ * accepted hash and signature algorithms, the purpose the signer
+ * certificate must have, rule blocks selected by name globs, and enforce
+ * or permissive (log only) mode.
+ *
+ * vouch_fw_request() is the kernel loader's half (fw_get_filesystem_firmware
+ * in drivers/base/firmware_loader/main.c): it finds NAME along the search
+ * path (the configured path, then /lib/firmware/updates/UTS_RELEASE,
+ * /lib/firmware/updates, /lib/firmware/UTS_RELEASE, /lib/firmware, under a
+ * configurable root), never leaves the firmware tree, reads only regular
+ * files up to the size limit, finds `NAME.p7s` beside the blob, checks,
+ * and hands the bytes over only when they are accepted.
+ *
+ * Decision, in order (each step in vouch-fw-policy(5)): the rule block
+ * whose glob matches the name (else the default block); the size limit
+ * (-E2BIG); the signature parsed (-EBADMSG, -ENOPKG); the blob hashed once
+ * (SHA-256 always, SHA-384 only if an allow or deny entry uses it, the
+ * signers' digest algorithm if it is another), the digest reused for the
+ * signature (vouch_pkcs7_verify_digest()); a deny-listed digest
+ * (-EKEYREVOKED); an allow-listed digest accepts; otherwise a required
+ * signature must verify (the verifier's errno: -EKEYREJECTED, -ENOKEY,
+ * -EKEYREVOKED, -EKEYEXPIRED, -EPERM for purpose) and use an accepted
+ * algorithm (-ENOPKG); a missing required signature is -EPERM. When
+ * several apply, DESIGN.md's precedence picks the answer.
+ *
+ * Signature parsing: every PKCS#7 message is parsed by one internal
+ * function, in process or, when a sandbox is set on the policy
+ * (vouch_fw_policy_set_sandbox(), vouch/sandbox.h), in the sandbox's
+ * worker.
+ *
+ * Ownership: a policy owns its keyring, entries and labels; results point
+ * into the policy (rule labels) and into static strings (reasons), so a
+ * result is valid while its policy is. vouch_fw_check() never copies the
+ * blob. Thread-safety: building a policy is not thread-safe; once
+ * vouch_fw_policy_finish() returned 0 the policy is immutable and any
+ * number of threads may check and request with it at once (the audit
+ * callback is then called from those threads). A policy that is not
+ * finished, or whose file had an error, accepts nothing.
+ */
+#ifndef VOUCH_FW_H
+#define VOUCH_FW_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <vouch/common.h>
+#include <vouch/hash.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct vouch_fw_policy;
+/** The seccomp sandbox of vouch/sandbox.h; only a pointer is kept. */
+struct vouch_sandbox;
+
+/** Which signature a rule requires. */
+enum vouch_fw_sig_form {
+	VOUCH_FW_SIG_NONE = 0,      /**< no signature required (one given is still checked) */
+	VOUCH_FW_SIG_DETACHED = 1,  /**< a detached PKCS#7 NAME.p7s (usage firmware) */
+	VOUCH_FW_SIG_APPENDED = 2,  /**< module-style, appended to the blob (usage module) */
+};
+
+/** Enforce refuses; permissive returns 0 and reports what it would refuse. */
+enum vouch_fw_mode {
+	VOUCH_FW_ENFORCE = 0,
+	VOUCH_FW_PERMISSIVE = 1,
+};
+
+/** Where audit lines go. */
+enum vouch_fw_audit {
+	VOUCH_FW_AUDIT_NONE = 0,
+	VOUCH_FW_AUDIT_STDERR = 1,  /**< one line per decision on stderr */
+	VOUCH_FW_AUDIT_SYSLOG = 2,  /**< syslog(3), LOG_AUTHPRIV, notice or warning */
+	VOUCH_FW_AUDIT_CALLBACK = 3,
+};
+
+/** Signature schemes a rule accepts (bit mask; 0 means all three). */
+#define VOUCH_FW_SIGALG_RSA_PKCS1  0x1u
+#define VOUCH_FW_SIGALG_RSA_PSS    0x2u
+#define VOUCH_FW_SIGALG_ECDSA      0x4u
+
+/** Hash algorithms a rule accepts for signatures (bit mask; 0: sha256|sha384|sha512). */
+#define VOUCH_FW_HASH_SHA1    0x1u
+#define VOUCH_FW_HASH_SHA256  0x2u
+#define VOUCH_FW_HASH_SHA384  0x4u
+#define VOUCH_FW_HASH_SHA512  0x8u
+
+/** The longest firmware name, in bytes (without the NUL). */
+#define VOUCH_FW_NAME_MAX 1024
+
+/** Why a decision was taken. */
+struct vouch_fw_result {
+	int rc;                 /**< the call's return value */
+	int verdict;            /**< what enforce mode returns: == rc unless permissive */
+	int permissive;         /**< 1 if the policy only logs */
+	const char *reason;     /**< the deciding rule, in words (static) */
+	const char *rule;       /**< the policy entry that decided: "FILE:LINE: TEXT" (in the policy) */
+	char signer[256];       /**< the accepting signer's subject, or "" */
+	size_t size;            /**< the blob's size */
+	int has_sha256;         /**< sha256 holds the blob's digest */
+	uint8_t sha256[VOUCH_SHA256_LEN];
+	int has_sha384;
+	uint8_t sha384[VOUCH_SHA384_LEN];
+	char path[512];         /**< vouch_fw_request(): the file found, or "" */
+};
+
+/**
+ * A caller's audit sink: one call per decision.
+ * @param[in] ctx   the pointer given to vouch_fw_policy_set_audit().
+ * @param[in] line  the audit line (no newline), valid during the call.
+ * @param[in] res   the decision.
+ * Called from the checking thread; several threads may call it at once.
+ */
+typedef void vouch_fw_audit_fn(void *ctx, const char *line, const struct vouch_fw_result *res);
+
+/**
+ * Make an empty policy to build (defaults: enforce, no signature required,
+ * 64 MiB limit, root "/", no audit). Fill it with the setters below or
+ * vouch_fw_policy_load(), then vouch_fw_policy_finish() it.
+ * @param[out] out  the policy (free with vouch_fw_policy_free()).
+ * @return -EINVAL if @p out is NULL; -ENOMEM; otherwise 0.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_new(struct vouch_fw_policy **out);
+
+/**
+ * Free a policy, its keyring and entries.
+ * @param[in] p  the policy, or NULL (then nothing happens).
+ */
+VOUCH_EXPORT void vouch_fw_policy_free(struct vouch_fw_policy *p);
+
+/**
+ * Read a policy file (vouch-fw-policy(5)) into a policy being built.
+ * @param[in,out] p       a policy not finished yet.
+ * @param[in]     path    the file.
+ * @param[out]    err     on failure "FILE:LINE: PROBLEM" (may be NULL).
+ * @param[in]     errlen  size of @p err.
+ * @return -EINVAL for NULL arguments or a finished policy; -errno if the
+ *         file cannot be read; -EBADMSG for a syntax error (and the policy
+ *         is then broken: finish refuses it); a keyring's error
+ *         (vouch_keyring_add_file()); -ENOMEM; otherwise 0.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_load(struct vouch_fw_policy *p, const char *path,
+							char *err, size_t errlen);
+
+/**
+ * Read policy text, as vouch_fw_policy_load() reads a file.
+ * @param[in] text      the text; it need not be NUL-terminated.
+ * @param[in] len       its length (at most 1 MiB: -E2BIG).
+ * @param[in] filename  the name errors and rule labels give, e.g. the path.
+ * @return as vouch_fw_policy_load().
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_parse(struct vouch_fw_policy *p, const char *text,
+							 size_t len, const char *filename,
+							 char *err, size_t errlen);
+
+/**
+ * Add trusted certificates: a PEM or DER file, or every file of a directory.
+ * @return -EINVAL for NULL or a finished policy; as vouch_keyring_add_file()
+ *         or vouch_keyring_add_dir().
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_add_keyring(struct vouch_fw_policy *p,
+							       const char *path);
+
+/**
+ * Start a rule block: the settings set after it (signature, max size,
+ * algorithms, purpose) apply to names matching one of @p globs
+ * (fnmatch(3) with FNM_PATHNAME), the first matching block winning;
+ * names matching no block use the default block, the one before any
+ * vouch_fw_policy_begin_rule().
+ * @param[in] globs  @p count NUL-terminated globs (copied).
+ * @param[in] count  1 to 16.
+ * @param[in] label  how results name the block, e.g. "api: rule 1" (copied).
+ * @return -EINVAL for bad arguments or a finished policy; -E2BIG past 64
+ *         blocks; -ENOMEM; otherwise 0.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_begin_rule(struct vouch_fw_policy *p,
+							      const char *const *globs,
+							      size_t count, const char *label);
+
+/**
+ * Set the current block's signature requirement.
+ * @param[in] form  enum vouch_fw_sig_form.
+ * @return -EINVAL for a bad form or a finished policy; otherwise 0.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_set_signature(struct vouch_fw_policy *p, int form);
+
+/**
+ * Set the current block's size limit in bytes (1 .. 2 GiB).
+ * @return -EINVAL out of range or finished; otherwise 0.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_set_max_size(struct vouch_fw_policy *p, size_t max);
+
+/**
+ * Set the current block's accepted algorithms for signatures.
+ * @param[in] hashes   VOUCH_FW_HASH_* bits (0: SHA-256, -384, -512).
+ * @param[in] sigalgs  VOUCH_FW_SIGALG_* bits (0: all).
+ * @return -EINVAL for unknown bits or finished; otherwise 0.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_set_algorithms(struct vouch_fw_policy *p,
+								  unsigned hashes, unsigned sigalgs);
+
+/**
+ * Set the current block's purpose required of the signer certificate.
+ * @param[in] purpose  enum vouch_verify_purpose (vouch/verify.h).
+ * @return -EINVAL for an unknown purpose or finished; otherwise 0.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_set_purpose(struct vouch_fw_policy *p, int purpose);
+
+/**
+ * Add an allow-list entry: a blob with this digest is accepted, signed or
+ * not (unless deny-listed).
+ * @param[in] alg     &vouch_sha256_alg or &vouch_sha384_alg.
+ * @param[in] digest  alg->digest_len bytes.
+ * @param[in] name    a glob the blob's name must match, or NULL for any.
+ * @param[in] label   how results name the entry (copied), or NULL.
+ * @return -EINVAL for another algorithm, NULL digest or finished; -E2BIG
+ *         past 65536 entries; -ENOMEM; otherwise 0.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_add_allow(struct vouch_fw_policy *p,
+							     const struct vouch_hash_alg *alg,
+							     const uint8_t *digest, const char *name,
+							     const char *label);
+
+/**
+ * Add a deny-list entry: a blob with this digest is refused, -EKEYREVOKED.
+ * @return as vouch_fw_policy_add_allow().
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_add_deny(struct vouch_fw_policy *p,
+							    const struct vouch_hash_alg *alg,
+							    const uint8_t *digest, const char *label);
+
+/**
+ * Enforce or only log.
+ * @param[in] mode  enum vouch_fw_mode.
+ * @return -EINVAL for a bad mode or finished; otherwise 0.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_set_mode(struct vouch_fw_policy *p, int mode);
+
+/**
+ * Where the firmware tree is, for vouch_fw_request().
+ * @param[in] root     the directory the search path lives under ("/" by
+ *                     default; a test tree otherwise), or NULL to keep it.
+ * @param[in] path     the configured path searched first (the kernel's
+ *                     firmware_class.path), absolute within @p root, or
+ *                     NULL for none.
+ * @param[in] release  UTS_RELEASE for the versioned directories, or NULL
+ *                     for uname(2)'s.
+ * @return -EINVAL for a relative @p path, over-long strings or finished;
+ *         -ENOMEM; otherwise 0.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_set_search(struct vouch_fw_policy *p,
+							      const char *root, const char *path,
+							      const char *release);
+
+/**
+ * Where each decision's audit line goes.
+ * @param[in] kind  enum vouch_fw_audit.
+ * @param[in] fn    the callback for VOUCH_FW_AUDIT_CALLBACK, else NULL.
+ * @param[in] ctx   passed to @p fn.
+ * @return -EINVAL for a bad kind, a missing callback or finished; otherwise 0.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_set_audit(struct vouch_fw_policy *p, int kind,
+							     vouch_fw_audit_fn *fn, void *ctx);
+
+/**
+ * Parse signatures in a sandbox (vouch/sandbox.h) instead of in process.
+ * @param[in] sb  the sandbox (borrowed: it must outlive the policy), or
+ *                NULL for in-process parsing.
+ * @return -EINVAL if finished; otherwise 0.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_set_sandbox(struct vouch_fw_policy *p,
+							       struct vouch_sandbox *sb);
+
+/**
+ * Freeze a policy: afterwards it only reads, and checks may run.
+ * @return -EINVAL if NULL or already finished; -EBADMSG if a file had an
+ *         error (the policy stays unusable); otherwise 0.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_finish(struct vouch_fw_policy *p);
+
+/**
+ * The policy's mode.
+ * @return enum vouch_fw_mode; VOUCH_FW_ENFORCE for NULL.
+ */
+VOUCH_EXPORT int vouch_fw_policy_mode(const struct vouch_fw_policy *p);
+
+/**
+ * Check a firmware name: not empty, not absolute, at most
+ * VOUCH_FW_NAME_MAX bytes, no NUL inside, no empty, "." or ".." component.
+ * @param[in] name  the name (need not be NUL-terminated).
+ * @param[in] len   its length.
+ * @return -EINVAL if refused; otherwise 0.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_name_check(const char *name, size_t len);
+
+/**
+ * Decide about a blob without a detached signature (an unsigned or
+ * module-style signed blob): vouch_fw_check_sig() with no signature and
+ * no result.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_check(const struct vouch_fw_policy *p, const char *name,
+						  const uint8_t *buf, size_t size);
+
+/**
+ * Decide about a blob, the kernel_fw_from_file() answer.
+ *
+ * @param[in]  p        a finished policy.
+ * @param[in]  name     the firmware name the rules see (any string; a
+ *                      request checks it with vouch_fw_name_check()).
+ * @param[in]  buf      the blob (not copied; may be NULL if @p size is 0).
+ * @param[in]  size     its length.
+ * @param[in]  sig      a detached signature (DER or PEM), or NULL.
+ * @param[in]  sig_len  its length.
+ * @param[out] res      why (may be NULL).
+ * @return 0 if accepted (always, except -EINVAL, in permissive mode: the
+ *         would-be answer is in res->verdict); otherwise, in descending
+ *         priority: -EINVAL (NULL arguments, a policy not finished);
+ *         -E2BIG (over the size limit); -EBADMSG (the signature is
+ *         malformed); -ENOPKG (an algorithm not implemented or not
+ *         accepted); -EKEYREJECTED (a signature or digest mismatch);
+ *         -EKEYREVOKED (deny list); -ENOKEY (no chain to the keyring);
+ *         -EKEYEXPIRED; -EPERM (a required signature missing, purpose,
+ *         the wrong signature form); -ENOMEM.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_check_sig(const struct vouch_fw_policy *p, const char *name,
+						      const uint8_t *buf, size_t size,
+						      const uint8_t *sig, size_t sig_len,
+						      struct vouch_fw_result *res);
+
+/** A blob vouch_fw_request() accepted. */
+struct vouch_fw_blob {
+	uint8_t *data;   /**< the bytes (owned; free with vouch_fw_blob_free()) */
+	size_t size;
+	char *path;      /**< where it was found (owned) */
+};
+
+/**
+ * Find, read and check firmware by name, as the kernel's loader does.
+ *
+ * Each directory of the search path is tried in order; a missing file
+ * goes on to the next one, any other outcome ends the search. The name is
+ * opened beneath the directory with openat2(2) RESOLVE_BENEATH |
+ * RESOLVE_NO_MAGICLINKS; a symbolic link that this refuses (an absolute
+ * one) is resolved once more with RESOLVE_IN_ROOT under the root, and
+ * accepted only if the file it reaches lies inside that directory (so
+ * Debian's merged /usr and absolute links within the tree work). Without
+ * openat2 the same check is made on the opened file's real path.
+ * Only regular files are read (opened O_NONBLOCK, so a FIFO cannot
+ * block), up to the rule's size limit, and the file must not change size
+ * while read. NAME.p7s beside the blob is its detached signature.
+ *
+ * @param[in]  p     a finished policy.
+ * @param[in]  name  the firmware name (vouch_fw_name_check()).
+ * @param[out] out   the blob, only when accepted; zeroed otherwise.
+ * @param[out] res   why (may be NULL).
+ * @return 0 if accepted; -EINVAL for a refused name or NULL arguments;
+ *         -ENOENT if no directory has it; -EPERM for a file outside the
+ *         tree or not a regular file; -E2BIG over the size limit; -EIO if
+ *         the file changed while read; another -errno if unreadable; the
+ *         codes of vouch_fw_check_sig(). In permissive mode a refused
+ *         blob is returned with 0 (res->verdict says why it would not be).
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_request(const struct vouch_fw_policy *p, const char *name,
+						    struct vouch_fw_blob *out,
+						    struct vouch_fw_result *res);
+
+/**
+ * Read and check one file by path (fwcheck --file): the same reader and
+ * checks as vouch_fw_request(), the signature PATH.p7s, the rules seeing
+ * @p name.
+ * @param[in] path  the file.
+ * @param[in] name  the name the policy sees, or NULL for the base name.
+ * @return as vouch_fw_request(), with no tree to escape.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_request_file(const struct vouch_fw_policy *p,
+							 const char *path, const char *name,
+							 struct vouch_fw_blob *out,
+							 struct vouch_fw_result *res);
+
+/**
+ * Free a blob's bytes and path and zero it.
+ * @param[in] blob  the blob, or NULL (then nothing happens).
+ */
+VOUCH_EXPORT void vouch_fw_blob_free(struct vouch_fw_blob *blob);
+
+/**
+ * Format a result as the audit line: `name=NAME size=N sha256=HEX
+ * verdict=accepted|refused|permissive errno=NAME rule="..." signer="..."
+ * reason="..."` (control characters and quotes escaped).
+ * @param[in]  name  the name checked.
+ * @param[in]  res   the result.
+ * @param[out] out   the line, NUL-terminated, cut to @p len.
+ * @param[in]  len   size of @p out.
+ * @return the length the whole line has (as snprintf).
+ */
+VOUCH_EXPORT size_t vouch_fw_audit_format(const char *name, const struct vouch_fw_result *res,
+					  char *out, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VOUCH_FW_H */
