@@ -26,7 +26,7 @@
 #define POLICY_MAX_TEXT ((size_t)1 << 20)
 #define POLICY_MAX_LINE 4096
 #define POLICY_MAX_WORDS 20
-#define LABEL_MAX 160
+#define LABEL_MAX 640
 
 static void rule_defaults(struct fw_rule *r)
 {

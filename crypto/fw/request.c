@@ -58,11 +58,17 @@ int vouch_fw_name_check(const char *name, size_t len)
 	return 0;
 }
 
+int vouch_fw_no_openat2;
+
 /* openat2(2), or -ENOSYS where the kernel or a filter lacks it. */
 static int open2(int dirfd, const char *path, int flags, unsigned long long resolve)
 {
 	struct open_how how = { .flags = (unsigned long long)flags, .resolve = resolve };
-	long fd = syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+	long fd;
+
+	if (vouch_fw_no_openat2)
+		return -ENOSYS;
+	fd = syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
 
 	return fd < 0 ? -errno : (int)fd;
 }
@@ -211,7 +217,7 @@ static const char *io_reason(int rc)
 struct found {
 	uint8_t *data, *sig;
 	size_t size, sig_len;
-	char path[512];
+	char path[VOUCH_FW_NAME_MAX + 400];   /* a search directory and the name */
 };
 
 static void found_free(struct found *f)
@@ -257,7 +263,12 @@ static int try_dir(int rootfd, const char *dir, const char *name, size_t max, st
 		close(fd);
 		return sig_fd;
 	}
-	snprintf(f->path, sizeof(f->path), "%s/%s", dir, name);
+	if ((size_t)snprintf(f->path, sizeof(f->path), "%s/%s", dir, name) >= sizeof(f->path)) {
+		close(fd);
+		if (sig_fd >= 0)
+			close(sig_fd);
+		return -ENAMETOOLONG;
+	}
 	return read_pair(fd, sig_fd, max, f);
 }
 
@@ -285,7 +296,9 @@ static int hand_over(const struct vouch_fw_policy *p, const char *name, struct f
 {
 	int rc = vouch_fw_check_sig(p, name, f->data, f->size, f->sig, f->sig_len, res);
 
-	snprintf(res->path, sizeof(res->path), "%s", f->path);
+	/* The result's copy is for messages: cut if it must be. */
+	strncpy(res->path, f->path, sizeof(res->path) - 1);
+	res->path[sizeof(res->path) - 1] = '\0';
 	if (rc == 0) {
 		out->path = strdup(f->path);
 		if (!out->path) {

@@ -1,0 +1,803 @@
+/*
+ * The firmware checker (vouch/fw.h) on the fixtures of tests/data/fw: the
+ * matrix of policy by blob state (signed, unsigned, tampered, wrong key,
+ * denied, allow-listed, oversized, missing signature, another blob's
+ * signature, algorithms, purposes, module-style), the search path and its
+ * escapes in a tree made per test (.., symlinks out of the tree, absolute
+ * links inside it, FIFOs, directories, a file that changes while read),
+ * malformed policy files, audit lines, and checks from several threads.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <vouch/fw.h>
+#include <vouch/verify.h>
+
+#include "fw_internal.h"
+#include "harness.h"
+
+static uint8_t *fixture(const char *name, size_t *len)
+{
+	char sub[128];
+
+	snprintf(sub, sizeof(sub), "fw/%s", name);
+	return vt_read_file(vt_data(sub), len);
+}
+
+/* A finished policy from text; keyring paths are relative to tests/data/fw. */
+static struct vouch_fw_policy *policy(const char *text)
+{
+	struct vouch_fw_policy *p;
+	char err[256], file[512];
+
+	snprintf(file, sizeof(file), "%s", vt_data("fw/test.policy"));
+	assert_vouch_ok(vouch_fw_policy_new(&p));
+	if (vouch_fw_policy_parse(p, text, strlen(text), file, err, sizeof(err)) != 0)
+		fail_msg("policy: %s", err);
+	assert_vouch_ok(vouch_fw_policy_finish(p));
+	return p;
+}
+
+/* Check fixture blob with fixture signature (or none) under policy text;
+ * res->rule, which points into the policy, is copied before it is freed. */
+static int check(const char *text, const char *name, const char *blob, const char *sig,
+		 struct vouch_fw_result *res)
+{
+	struct vouch_fw_policy *p = policy(text);
+	size_t len, sig_len = 0;
+	uint8_t *b = fixture(blob, &len), *s = sig ? fixture(sig, &sig_len) : NULL;
+	int rc = vouch_fw_check_sig(p, name, b, len, s, sig_len, res);
+
+	static char rule[1024];
+
+	if (res) {
+		assert_int_equal(res->rc, rc);
+		snprintf(rule, sizeof(rule), "%s", res->rule);
+		res->rule = rule;
+	}
+	free(b);
+	free(s);
+	vouch_fw_policy_free(p);
+	return rc;
+}
+
+#define SIGNED "keyring signer.pem\nsignature detached\n"
+
+static void test_signed_accepted(void **state)
+{
+	struct vouch_fw_result res;
+	uint8_t want[VOUCH_SHA256_LEN];
+	size_t len;
+	uint8_t *b = fixture("blob.bin", &len);
+
+	(void)state;
+	vouch_hash(&vouch_sha256_alg, b, len, want);
+	assert_vouch_ok(check(SIGNED, "vouch/blob.bin", "blob.bin", "blob.bin.p7s", &res));
+	assert_int_equal(res.verdict, 0);
+	assert_string_equal(res.signer, "CN = vouch fw signer");
+	assert_string_equal(res.reason, "signature verified");
+	assert_int_equal(res.size, len);
+	assert_true(res.has_sha256);
+	assert_memory_equal(res.sha256, want, sizeof(want));
+	assert_false(res.has_sha384);
+	free(b);
+	/* PEM, SHA-384 and ECDSA signatures of the same blob. */
+	assert_vouch_ok(check(SIGNED, "x", "blob.bin", "blob.pem.p7s", NULL));
+	assert_vouch_ok(check(SIGNED, "x", "blob.bin", "blob.sha384.p7s", NULL));
+	assert_vouch_ok(check("keyring ec-signer.pem\nsignature detached\n", "x", "blob.bin",
+			      "blob.ec.p7s", NULL));
+	/* An attached copy of the blob is checked against the blob itself. */
+	assert_vouch_ok(check(SIGNED, "x", "blob.bin", "blob.attached.p7s", NULL));
+}
+
+static void test_signature_refusals(void **state)
+{
+	struct vouch_fw_result res;
+
+	(void)state;
+	assert_vouch_err(check(SIGNED, "x", "blob.bin", NULL, &res), -EPERM);
+	assert_string_equal(res.reason, "a detached signature (NAME.p7s) is required");
+	assert_vouch_err(check(SIGNED, "x", "blob.bin", "other.bin.p7s", NULL), -EKEYREJECTED);
+	assert_vouch_err(check(SIGNED, "x", "blob.bin", "blob.stranger.p7s", NULL), -ENOKEY);
+	assert_vouch_err(check("signature detached\n", "x", "blob.bin", "blob.bin.p7s", NULL),
+			 -ENOKEY);
+	assert_vouch_err(check(SIGNED, "x", "blob.bin", "blob.bin", NULL), -EBADMSG);
+	assert_vouch_err(check(SIGNED, "x", "other.bin", "blob.bin.p7s", NULL), -EKEYREJECTED);
+	/* Not required, but present and bad: still refused. */
+	assert_vouch_err(check("keyring signer.pem\n", "x", "other.bin", "blob.bin.p7s", NULL),
+			 -EKEYREJECTED);
+	assert_vouch_ok(check("keyring signer.pem\n", "x", "other.bin", NULL, &res));
+	assert_string_equal(res.reason, "no signature required");
+}
+
+static void test_tampered(void **state)
+{
+	struct vouch_fw_policy *p = policy(SIGNED);
+	size_t len, sig_len;
+	uint8_t *b = fixture("blob.bin", &len), *s = fixture("blob.bin.p7s", &sig_len);
+
+	(void)state;
+	assert_vouch_ok(vouch_fw_check_sig(p, "x", b, len, s, sig_len, NULL));
+	for (size_t at = 0; at < len; at += 1021) {
+		b[at] ^= 0x01;
+		assert_vouch_err(vouch_fw_check_sig(p, "x", b, len, s, sig_len, NULL), -EKEYREJECTED);
+		b[at] ^= 0x01;
+	}
+	assert_vouch_err(vouch_fw_check_sig(p, "x", b, len - 1, s, sig_len, NULL), -EKEYREJECTED);
+	free(b);
+	free(s);
+	vouch_fw_policy_free(p);
+}
+
+static void test_algorithms_and_purpose(void **state)
+{
+	(void)state;
+	assert_vouch_err(check(SIGNED "hash sha256\n", "x", "blob.bin", "blob.sha384.p7s", NULL),
+			 -ENOPKG);
+	assert_vouch_ok(check(SIGNED "hash sha384\n", "x", "blob.bin", "blob.sha384.p7s", NULL));
+	assert_vouch_err(check("keyring ec-signer.pem\nsignature detached\nsignature-alg rsa-pkcs1\n",
+			       "x", "blob.bin", "blob.ec.p7s", NULL), -ENOPKG);
+	assert_vouch_ok(check("keyring ec-signer.pem\nsignature detached\nsignature-alg ecdsa\n",
+			      "x", "blob.bin", "blob.ec.p7s", NULL));
+	assert_vouch_err(check("keyring server.pem\nsignature detached\npurpose codesign\n", "x",
+			       "blob.bin", "blob.server.p7s", NULL), -EPERM);
+	assert_vouch_ok(check("keyring server.pem\nsignature detached\npurpose any\n", "x",
+			      "blob.bin", "blob.server.p7s", NULL));
+	assert_vouch_ok(check(SIGNED "purpose codesign\n", "x", "blob.bin", "blob.bin.p7s", NULL));
+}
+
+/* "allow sha256:HEX" / "deny sha256:HEX" lines for a fixture. */
+static void entry_line(char *out, size_t len, const char *what, const char *blob,
+		       const struct vouch_hash_alg *alg, const char *glob)
+{
+	uint8_t md[VOUCH_HASH_MAX_LEN];
+	size_t n, pos;
+	uint8_t *b = fixture(blob, &n);
+
+	vouch_hash(alg, b, n, md);
+	free(b);
+	pos = (size_t)snprintf(out, len, "%s %s:", what, alg->name);
+	for (size_t i = 0; i < alg->digest_len; i++)
+		pos += (size_t)snprintf(out + pos, len - pos, "%02x", md[i]);
+	snprintf(out + pos, len - pos, "%s%s\n", glob ? " " : "", glob ? glob : "");
+}
+
+static void test_allow_and_deny(void **state)
+{
+	struct vouch_fw_result res;
+	char text[1024], line[256];
+
+	(void)state;
+	entry_line(line, sizeof(line), "allow", "other.bin", &vouch_sha256_alg, NULL);
+	snprintf(text, sizeof(text), SIGNED "%s", line);
+	assert_vouch_ok(check(text, "x", "other.bin", NULL, &res));
+	assert_string_equal(res.reason, "the blob's digest is on the allow list");
+	assert_non_null(strstr(res.rule, "test.policy:3: allow sha256:"));
+	assert_vouch_err(check(text, "x", "blob.bin", NULL, NULL), -EPERM);
+
+	entry_line(line, sizeof(line), "allow", "other.bin", &vouch_sha384_alg, "vouch/*");
+	snprintf(text, sizeof(text), SIGNED "%s", line);
+	assert_vouch_ok(check(text, "vouch/other.bin", "other.bin", NULL, &res));
+	assert_true(res.has_sha384);
+	assert_vouch_err(check(text, "intel/other.bin", "other.bin", NULL, NULL), -EPERM);
+
+	entry_line(line, sizeof(line), "deny", "blob.bin", &vouch_sha256_alg, NULL);
+	snprintf(text, sizeof(text), SIGNED "%s", line);
+	assert_vouch_err(check(text, "x", "blob.bin", "blob.bin.p7s", &res), -EKEYREVOKED);
+	assert_string_equal(res.reason, "the blob's digest is on the deny list");
+	/* Denied and allowed: the deny list wins. */
+	entry_line(line, sizeof(line), "allow", "blob.bin", &vouch_sha256_alg, NULL);
+	strncat(text, line, sizeof(text) - strlen(text) - 1);
+	assert_vouch_err(check(text, "x", "blob.bin", NULL, NULL), -EKEYREVOKED);
+}
+
+static void test_sizes_and_blocks(void **state)
+{
+	struct vouch_fw_result res;
+	const char *blocks = SIGNED "max-size 8K\n"
+			     "match big/* huge/*\nmax-size 1K\n"
+			     "match free/*\nsignature none\n";
+
+	(void)state;
+	assert_vouch_err(check(blocks, "big/blob.bin", "blob.bin", "blob.bin.p7s", &res), -E2BIG);
+	assert_false(res.has_sha256);     /* refused before it is read */
+	assert_non_null(strstr(res.rule, ":4: match big/* huge/*"));
+	assert_vouch_ok(check(blocks, "other/blob.bin", "blob.bin", "blob.bin.p7s", NULL));
+	assert_vouch_ok(check(blocks, "free/blob.bin", "blob.bin", NULL, NULL));
+	assert_vouch_err(check(blocks, "free/sub/blob.bin", "blob.bin", NULL, NULL), -EPERM);
+	assert_vouch_err(check("max-size 4095\n", "x", "blob.bin", NULL, NULL), -E2BIG);
+	assert_vouch_ok(check("max-size 4096\n", "x", "blob.bin", NULL, NULL));
+}
+
+static void test_module_style(void **state)
+{
+	const char *text = "keyring signer.pem\nsignature appended\n";
+	struct vouch_fw_policy *p = policy(text);
+	size_t len;
+	uint8_t *m = fixture("module.ko", &len);
+	struct vouch_fw_result res;
+
+	(void)state;
+	assert_vouch_ok(vouch_fw_check_sig(p, "m.ko", m, len, NULL, 0, &res));
+	assert_string_equal(res.signer, "CN = vouch fw signer");
+	m[10] ^= 1;
+	assert_vouch_err(vouch_fw_check(p, "m.ko", m, len), -EKEYREJECTED);
+	m[10] ^= 1;
+	m[len - 5] ^= 1;     /* the marker: no longer a signed module */
+	assert_vouch_err(vouch_fw_check_sig(p, "m.ko", m, len, NULL, 0, &res), -EPERM);
+	assert_string_equal(res.reason, "an appended signature is required");
+	free(m);
+	vouch_fw_policy_free(p);
+	/* A detached signature does not satisfy an appended rule. */
+	assert_vouch_err(check(text, "x", "blob.bin", "blob.bin.p7s", NULL), -EPERM);
+}
+
+static void test_permissive(void **state)
+{
+	struct vouch_fw_result res;
+
+	(void)state;
+	assert_vouch_ok(check("mode permissive\n" SIGNED, "x", "blob.bin", NULL, &res));
+	assert_int_equal(res.verdict, -EPERM);
+	assert_true(res.permissive);
+	assert_vouch_ok(check("mode permissive\n" SIGNED, "x", "other.bin", "blob.bin.p7s", &res));
+	assert_int_equal(res.verdict, -EKEYREJECTED);
+}
+
+static void test_api_errors(void **state)
+{
+	struct vouch_fw_policy *p;
+	const uint8_t sha[VOUCH_SHA384_LEN] = { 0 };
+	const char *glob = "a*";
+
+	(void)state;
+	assert_vouch_err(vouch_fw_policy_new(NULL), -EINVAL);
+	vouch_fw_policy_free(NULL);
+	assert_vouch_ok(vouch_fw_policy_new(&p));
+	/* Not finished: nothing is accepted. */
+	assert_vouch_err(vouch_fw_check(p, "x", sha, 1), -EINVAL);
+	assert_vouch_err(vouch_fw_policy_set_signature(p, 3), -EINVAL);
+	assert_vouch_err(vouch_fw_policy_set_max_size(p, 0), -EINVAL);
+	assert_vouch_err(vouch_fw_policy_set_algorithms(p, 0x10, 0), -EINVAL);
+	assert_vouch_err(vouch_fw_policy_set_purpose(p, 7), -EINVAL);
+	assert_vouch_err(vouch_fw_policy_set_mode(p, 2), -EINVAL);
+	assert_vouch_err(vouch_fw_policy_add_allow(p, &vouch_sha512_alg, sha, NULL, NULL), -EINVAL);
+	assert_vouch_err(vouch_fw_policy_add_deny(p, &vouch_sha256_alg, NULL, NULL), -EINVAL);
+	assert_vouch_err(vouch_fw_policy_set_search(p, NULL, "relative", NULL), -EINVAL);
+	assert_vouch_err(vouch_fw_policy_set_audit(p, VOUCH_FW_AUDIT_CALLBACK, NULL, NULL), -EINVAL);
+	assert_vouch_err(vouch_fw_policy_begin_rule(p, &glob, 0, "r"), -EINVAL);
+	assert_vouch_err(vouch_fw_policy_add_keyring(p, "/nonexistent/keys.pem"), -ENOENT);
+	/* Built through the API. */
+	assert_vouch_ok(vouch_fw_policy_begin_rule(p, &glob, 1, "api: a*"));
+	assert_vouch_ok(vouch_fw_policy_set_signature(p, VOUCH_FW_SIG_DETACHED));
+	assert_vouch_ok(vouch_fw_policy_add_allow(p, &vouch_sha256_alg, sha, NULL, NULL));
+	assert_vouch_ok(vouch_fw_policy_finish(p));
+	assert_vouch_err(vouch_fw_policy_finish(p), -EINVAL);
+	assert_vouch_err(vouch_fw_policy_set_mode(p, VOUCH_FW_PERMISSIVE), -EINVAL);
+	assert_vouch_ok(vouch_fw_check(p, "b", sha, 1));
+	assert_vouch_err(vouch_fw_check(p, "a", sha, 1), -EPERM);
+	assert_vouch_err(vouch_fw_check(p, NULL, sha, 1), -EINVAL);
+	assert_vouch_err(vouch_fw_check(p, "b", NULL, 1), -EINVAL);
+	assert_vouch_err(vouch_fw_check(NULL, "b", sha, 1), -EINVAL);
+	assert_vouch_ok(vouch_fw_check(p, "b", NULL, 0));
+	vouch_fw_policy_free(p);
+}
+
+/* ---- Malformed policy files ---- */
+
+static void test_malformed_policies(void **state)
+{
+	static const struct { const char *text, *message; } cases[] = {
+		{ "bogus 1\n", "test.policy:1: unknown directive 'bogus'" },
+		{ "\n# fine\nsignature sometimes\n", "test.policy:3: signature: none, detached or appended" },
+		{ "signature\n", "test.policy:1: 'signature' takes 1 argument" },
+		{ "max-size 0\n", "test.policy:1: max-size" },
+		{ "max-size 3G\n", "test.policy:1: max-size" },
+		{ "max-size 12Q\n", "test.policy:1: max-size" },
+		{ "max-size 99999999999999999999999\n", "test.policy:1: max-size" },
+		{ "allow sha256:00\n", "test.policy:1: expected sha256:HEX" },
+		{ "allow md5:d41d8cd98f00b204e9800998ecf8427e\n", "test.policy:1: expected sha256:HEX" },
+		{ "deny sha256:zz00000000000000000000000000000000000000000000000000000000000000\n",
+		  "test.policy:1: expected sha256:HEX" },
+		{ "deny sha256:0000000000000000000000000000000000000000000000000000000000000000 x\n",
+		  "test.policy:1: 'deny' takes 1 argument" },
+		{ "hash md5\n", "test.policy:1: hash:" },
+		{ "signature-alg dsa\n", "test.policy:1: signature-alg:" },
+		{ "mode lax\n", "test.policy:1: mode:" },
+		{ "purpose email\n", "test.policy:1: purpose:" },
+		{ "audit printer\n", "test.policy:1: audit:" },
+		{ "keyring missing.pem\n", "test.policy:1: keyring" },
+		{ "keyring gen-fw.sh\n", "test.policy:1: keyring" },
+		{ "match a*\nkeyring signer.pem\n", "test.policy:2: 'keyring' must come before" },
+		{ "firmware-path relative\n", "test.policy:1: firmware-path" },
+		{ "match\n", "test.policy:1: 'match' takes 1 to 16 arguments" },
+		{ "mode enforce\x01\n", "test.policy:1: control character 0x01" },
+	};
+	char err[256], file[512];
+
+	(void)state;
+	snprintf(file, sizeof(file), "%s", vt_data("fw/test.policy"));
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct vouch_fw_policy *p;
+		int rc;
+
+		assert_vouch_ok(vouch_fw_policy_new(&p));
+		rc = vouch_fw_policy_parse(p, cases[i].text, strlen(cases[i].text), file, err,
+					   sizeof(err));
+		if (rc == 0 || !strstr(err, cases[i].message))
+			fail_msg("case %zu: rc %d, '%s', want '%s'", i, rc, err, cases[i].message);
+		/* A half-read policy can never be finished, so accepts nothing. */
+		assert_vouch_err(vouch_fw_policy_finish(p), -EBADMSG);
+		assert_vouch_err(vouch_fw_check(p, "x", (const uint8_t *)"x", 1), -EINVAL);
+		vouch_fw_policy_free(p);
+	}
+}
+
+static void test_policy_file(void **state)
+{
+	struct vouch_fw_policy *p;
+	char err[256];
+	const char nul[] = "mode enforce\n\0mode permissive\n";
+
+	(void)state;
+	assert_vouch_ok(vouch_fw_policy_new(&p));
+	assert_vouch_ok(vouch_fw_policy_load(p, vt_data("fw/demo.policy"), err, sizeof(err)));
+	assert_vouch_ok(vouch_fw_policy_finish(p));
+	assert_int_equal(vouch_fw_policy_mode(p), VOUCH_FW_ENFORCE);
+	vouch_fw_policy_free(p);
+	assert_vouch_ok(vouch_fw_policy_new(&p));
+	assert_vouch_err(vouch_fw_policy_load(p, "/nonexistent.policy", err, sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "/nonexistent.policy"));
+	assert_vouch_err(vouch_fw_policy_finish(p), -EBADMSG);
+	vouch_fw_policy_free(p);
+	assert_vouch_ok(vouch_fw_policy_new(&p));
+	assert_vouch_err(vouch_fw_policy_load(p, vt_data("fw"), err, sizeof(err)), -EINVAL);
+	vouch_fw_policy_free(p);
+	assert_vouch_ok(vouch_fw_policy_new(&p));
+	assert_vouch_err(vouch_fw_policy_parse(p, nul, sizeof(nul) - 1, "t", err, sizeof(err)),
+			 -EBADMSG);
+	assert_string_equal(err, "t:2: control character 0x00");
+	vouch_fw_policy_free(p);
+}
+
+/* ---- The search path ---- */
+
+struct tree {
+	char root[256];
+	char fw[320];    /* ROOT/usr/lib/firmware, reached as /lib/firmware */
+};
+
+static void put_file(const char *path, const uint8_t *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	fclose(f);
+}
+
+static void copy_fixture(const char *name, const char *dest)
+{
+	size_t len;
+	uint8_t *b = fixture(name, &len);
+
+	put_file(dest, b, len);
+	free(b);
+}
+
+static void at(char *out, size_t len, const struct tree *t, const char *rel)
+{
+	snprintf(out, len, "%s/%s", t->root, rel);
+}
+
+/* A merged-/usr tree: ROOT/lib -> usr/lib, firmware in usr/lib/firmware. */
+static int tree_setup(void **state)
+{
+	struct tree *t = calloc(1, sizeof(*t));
+	char p[512];
+
+	assert_non_null(t);
+	snprintf(t->root, sizeof(t->root), "/tmp/vouch-fw-XXXXXX");
+	assert_non_null(mkdtemp(t->root));
+	snprintf(t->fw, sizeof(t->fw), "%s/usr/lib/firmware", t->root);
+	at(p, sizeof(p), t, "usr");
+	assert_int_equal(mkdir(p, 0755), 0);
+	at(p, sizeof(p), t, "usr/lib");
+	assert_int_equal(mkdir(p, 0755), 0);
+	assert_int_equal(mkdir(t->fw, 0755), 0);
+	at(p, sizeof(p), t, "usr/lib/firmware/vouch");
+	assert_int_equal(mkdir(p, 0755), 0);
+	at(p, sizeof(p), t, "lib");
+	assert_int_equal(symlink("usr/lib", p), 0);
+	at(p, sizeof(p), t, "usr/lib/firmware/vouch/blob.bin");
+	copy_fixture("blob.bin", p);
+	at(p, sizeof(p), t, "usr/lib/firmware/vouch/blob.bin.p7s");
+	copy_fixture("blob.bin.p7s", p);
+	at(p, sizeof(p), t, "secret.bin");
+	copy_fixture("blob.bin", p);
+	at(p, sizeof(p), t, "secret.bin.p7s");
+	copy_fixture("blob.bin.p7s", p);
+	*state = t;
+	return 0;
+}
+
+static int tree_teardown(void **state)
+{
+	struct tree *t = *state;
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", t->root);
+	if (system(cmd) != 0)
+		return -1;
+	free(t);
+	return 0;
+}
+
+static struct vouch_fw_policy *tree_policy(const struct tree *t, const char *extra)
+{
+	struct vouch_fw_policy *p;
+	char text[512], err[256];
+
+	snprintf(text, sizeof(text), SIGNED "release 9.9.9-test\n%s", extra);
+	assert_vouch_ok(vouch_fw_policy_new(&p));
+	if (vouch_fw_policy_parse(p, text, strlen(text), vt_data("fw/t.policy"), err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_vouch_ok(vouch_fw_policy_set_search(p, t->root, NULL, NULL));
+	assert_vouch_ok(vouch_fw_policy_finish(p));
+	return p;
+}
+
+static int request(const struct tree *t, const char *extra, const char *name,
+		   struct vouch_fw_result *res)
+{
+	struct vouch_fw_policy *p = tree_policy(t, extra);
+	struct vouch_fw_blob blob;
+	int rc = vouch_fw_request(p, name, &blob, res);
+
+	/* The bytes reach the caller exactly when accepted. */
+	assert_int_equal(blob.data != NULL, rc == 0);
+	vouch_fw_blob_free(&blob);
+	vouch_fw_policy_free(p);
+	return rc;
+}
+
+static void test_request_found(void **state)
+{
+	struct tree *t = *state;
+	struct vouch_fw_policy *p = tree_policy(t, "");
+	struct vouch_fw_blob blob;
+	struct vouch_fw_result res;
+	size_t len;
+	uint8_t *want = fixture("blob.bin", &len);
+
+	assert_vouch_ok(vouch_fw_request(p, "vouch/blob.bin", &blob, &res));
+	assert_int_equal(blob.size, len);
+	assert_memory_equal(blob.data, want, len);
+	assert_string_equal(blob.path, "/lib/firmware/vouch/blob.bin");
+	assert_string_equal(res.path, blob.path);
+	vouch_fw_blob_free(&blob);
+	assert_null(blob.data);
+	vouch_fw_blob_free(NULL);
+	assert_vouch_err(vouch_fw_request(p, "vouch/none.bin", &blob, &res), -ENOENT);
+	assert_vouch_err(vouch_fw_request(p, "vouch", &blob, &res), -EPERM);   /* a directory */
+	assert_vouch_err(vouch_fw_request(NULL, "x", &blob, &res), -EINVAL);
+	free(want);
+	vouch_fw_policy_free(p);
+}
+
+static void test_request_order(void **state)
+{
+	struct tree *t = *state;
+	struct vouch_fw_result res;
+	char p[512];
+
+	/* updates/RELEASE comes before /lib/firmware; the configured path first. */
+	at(p, sizeof(p), t, "usr/lib/firmware/updates");
+	assert_int_equal(mkdir(p, 0755), 0);
+	at(p, sizeof(p), t, "usr/lib/firmware/updates/9.9.9-test");
+	assert_int_equal(mkdir(p, 0755), 0);
+	at(p, sizeof(p), t, "usr/lib/firmware/updates/9.9.9-test/o.bin");
+	copy_fixture("other.bin", p);
+	at(p, sizeof(p), t, "usr/lib/firmware/updates/9.9.9-test/o.bin.p7s");
+	copy_fixture("other.bin.p7s", p);
+	at(p, sizeof(p), t, "usr/lib/firmware/o.bin");
+	copy_fixture("blob.bin", p);
+	assert_vouch_ok(request(t, "", "o.bin", &res));
+	assert_string_equal(res.path, "/lib/firmware/updates/9.9.9-test/o.bin");
+	at(p, sizeof(p), t, "custom");
+	assert_int_equal(mkdir(p, 0755), 0);
+	at(p, sizeof(p), t, "custom/o.bin");
+	copy_fixture("blob.bin", p);
+	at(p, sizeof(p), t, "custom/o.bin.p7s");
+	copy_fixture("blob.bin.p7s", p);
+	assert_vouch_ok(request(t, "firmware-path /custom\n", "o.bin", &res));
+	assert_string_equal(res.path, "/custom/o.bin");
+	/* Found first without a signature: refused, not searched further. */
+	at(p, sizeof(p), t, "custom/o.bin.p7s");
+	assert_int_equal(unlink(p), 0);
+	assert_vouch_err(request(t, "firmware-path /custom\n", "o.bin", &res), -EPERM);
+}
+
+static void test_request_names(void **state)
+{
+	static const char *const bad[] = {
+		"", "/etc/passwd", "../secret.bin", "vouch/../../secret.bin", "vouch//blob.bin",
+		"vouch/./blob.bin", "./vouch/blob.bin", "vouch/", "..",
+	};
+	struct tree *t = *state;
+	struct vouch_fw_result res;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_vouch_err(request(t, "", bad[i], &res), -EINVAL);
+		assert_vouch_err(vouch_fw_name_check(bad[i], strlen(bad[i])), -EINVAL);
+	}
+	assert_vouch_err(vouch_fw_name_check("a\0b", 3), -EINVAL);
+	assert_vouch_err(vouch_fw_name_check(NULL, 0), -EINVAL);
+	assert_vouch_ok(vouch_fw_name_check("intel/iwlwifi-9000.ucode", 24));
+	assert_vouch_ok(vouch_fw_name_check("a..b/.c", 7));
+}
+
+static void test_request_symlinks(void **state)
+{
+	struct tree *t = *state;
+	struct vouch_fw_result res;
+	char p[512];
+
+	/* Absolute links that stay inside the tree (as packages ship) work. */
+	at(p, sizeof(p), t, "usr/lib/firmware/abs.bin");
+	assert_int_equal(symlink("/lib/firmware/vouch/blob.bin", p), 0);
+	at(p, sizeof(p), t, "usr/lib/firmware/abs.bin.p7s");
+	assert_int_equal(symlink("/usr/lib/firmware/vouch/blob.bin.p7s", p), 0);
+	assert_vouch_ok(request(t, "", "abs.bin", &res));
+	at(p, sizeof(p), t, "usr/lib/firmware/rel.bin");
+	assert_int_equal(symlink("vouch/blob.bin", p), 0);
+	at(p, sizeof(p), t, "usr/lib/firmware/rel.bin.p7s");
+	assert_int_equal(symlink("vouch/blob.bin.p7s", p), 0);
+	assert_vouch_ok(request(t, "", "rel.bin", &res));
+	/* Links out of the tree, relative or absolute, are refused. */
+	at(p, sizeof(p), t, "usr/lib/firmware/up.bin");
+	assert_int_equal(symlink("../../../secret.bin", p), 0);
+	assert_vouch_err(request(t, "", "up.bin", &res), -EPERM);
+	at(p, sizeof(p), t, "usr/lib/firmware/out.bin");
+	assert_int_equal(symlink("/secret.bin", p), 0);
+	assert_vouch_err(request(t, "", "out.bin", &res), -EPERM);
+	at(p, sizeof(p), t, "usr/lib/firmware/etc.bin");
+	assert_int_equal(symlink("/../../../../secret.bin", p), 0);
+	assert_vouch_err(request(t, "", "etc.bin", &res), -EPERM);
+	/* An absolute link resolves under the root, never above it. */
+	at(p, sizeof(p), t, "usr/lib/firmware/passwd.bin");
+	assert_int_equal(symlink("/etc/passwd", p), 0);
+	assert_vouch_err(request(t, "", "passwd.bin", &res), -ENOENT);
+	at(p, sizeof(p), t, "usr/lib/firmware/proc.bin");
+	assert_int_equal(symlink("/proc/self/exe", p), 0);
+	assert_vouch_err(request(t, "", "proc.bin", &res), -ENOENT);   /* no /proc in the root */
+	/* A directory link out of the tree on the way. */
+	at(p, sizeof(p), t, "usr/lib/firmware/outdir");
+	assert_int_equal(symlink("../../..", p), 0);   /* the root */
+	assert_vouch_err(request(t, "", "outdir/secret.bin", &res), -EPERM);
+	/* A signature link out of the tree refuses the blob. */
+	at(p, sizeof(p), t, "usr/lib/firmware/s.bin");
+	copy_fixture("blob.bin", p);
+	at(p, sizeof(p), t, "usr/lib/firmware/s.bin.p7s");
+	assert_int_equal(symlink("/secret.bin.p7s", p), 0);
+	assert_vouch_err(request(t, "", "s.bin", &res), -EPERM);
+}
+
+/* Without openat2(2): openat() and the real-path check alone. */
+static void test_request_without_openat2(void **state)
+{
+	struct tree *t = *state;
+	struct vouch_fw_result res;
+	char p[512];
+
+	vouch_fw_no_openat2 = 1;
+	assert_vouch_ok(request(t, "", "vouch/blob.bin", &res));
+	at(p, sizeof(p), t, "usr/lib/firmware/rel.bin");
+	assert_int_equal(symlink("vouch/blob.bin", p), 0);
+	at(p, sizeof(p), t, "usr/lib/firmware/rel.bin.p7s");
+	assert_int_equal(symlink("vouch/blob.bin.p7s", p), 0);
+	assert_vouch_ok(request(t, "", "rel.bin", &res));
+	at(p, sizeof(p), t, "usr/lib/firmware/up.bin");
+	assert_int_equal(symlink("../../../secret.bin", p), 0);
+	assert_vouch_err(request(t, "", "up.bin", &res), -EPERM);
+	at(p, sizeof(p), t, "usr/lib/firmware/outdir");
+	assert_int_equal(symlink("../../..", p), 0);
+	assert_vouch_err(request(t, "", "outdir/secret.bin", &res), -EPERM);
+	at(p, sizeof(p), t, "usr/lib/firmware/fifo.bin");
+	assert_int_equal(mkfifo(p, 0644), 0);
+	assert_vouch_err(request(t, "", "fifo.bin", &res), -EPERM);
+	assert_vouch_err(request(t, "", "../secret.bin", &res), -EINVAL);
+	vouch_fw_no_openat2 = 0;
+}
+
+static void test_request_special_files(void **state)
+{
+	struct tree *t = *state;
+	struct vouch_fw_result res;
+	struct vouch_fw_policy *p;
+	struct vouch_fw_blob blob;
+	char path[512];
+
+	at(path, sizeof(path), t, "usr/lib/firmware/fifo.bin");
+	assert_int_equal(mkfifo(path, 0644), 0);
+	assert_vouch_err(request(t, "", "fifo.bin", &res), -EPERM);   /* and it did not block */
+	at(path, sizeof(path), t, "usr/lib/firmware/big.bin");
+	copy_fixture("blob.bin", path);
+	at(path, sizeof(path), t, "usr/lib/firmware/big.bin.p7s");
+	copy_fixture("blob.bin.p7s", path);
+	assert_vouch_err(request(t, "max-size 1K\n", "big.bin", &res), -E2BIG);
+	assert_vouch_ok(request(t, "max-size 4K\n", "big.bin", &res));
+	/* A file whose size is not what fstat said: procfs reports 0. */
+	p = tree_policy(t, "signature none\n");
+	assert_vouch_err(vouch_fw_request_file(p, "/proc/self/status", "x", &blob, &res), -EIO);
+	assert_string_equal(res.reason, "the file changed while it was read");
+	assert_vouch_err(vouch_fw_request_file(p, "/nonexistent", NULL, &blob, &res), -ENOENT);
+	at(path, sizeof(path), t, "usr/lib/firmware/big.bin");
+	assert_vouch_ok(vouch_fw_request_file(p, path, NULL, &blob, &res));
+	assert_int_equal(blob.size, 4096);
+	vouch_fw_blob_free(&blob);
+	vouch_fw_policy_free(p);
+}
+
+/* --file names: relative to ROOT/lib/firmware inside the tree, else the base name. */
+static void test_request_file_names(void **state)
+{
+	struct tree *t = *state;
+	struct vouch_fw_policy *p = tree_policy(t, "match vouch/*\nsignature none\n");
+	struct vouch_fw_blob blob;
+	struct vouch_fw_result res;
+	char path[512];
+
+	at(path, sizeof(path), t, "usr/lib/firmware/vouch/unsigned.bin");
+	copy_fixture("other.bin", path);
+	assert_vouch_ok(vouch_fw_request_file(p, path, NULL, &blob, &res));
+	vouch_fw_blob_free(&blob);
+	assert_vouch_err(vouch_fw_request_file(p, path, "unsigned.bin", &blob, &res), -EPERM);
+	at(path, sizeof(path), t, "unsigned.bin");
+	copy_fixture("other.bin", path);
+	assert_vouch_err(vouch_fw_request_file(p, path, NULL, &blob, &res), -EPERM);
+	vouch_fw_policy_free(p);
+}
+
+/* ---- Audit ---- */
+
+struct audit_log {
+	unsigned calls;
+	char last[1024];
+};
+
+static void audit_cb(void *ctx, const char *line, const struct vouch_fw_result *res)
+{
+	struct audit_log *log = ctx;
+
+	assert_non_null(res);
+	log->calls++;
+	snprintf(log->last, sizeof(log->last), "%s", line);
+}
+
+static void test_audit(void **state)
+{
+	struct vouch_fw_policy *p;
+	struct audit_log log = { 0 };
+	char err[256], line[64];
+	size_t len, sig_len;
+	uint8_t *b = fixture("blob.bin", &len), *s = fixture("blob.bin.p7s", &sig_len);
+	struct vouch_fw_result res;
+
+	(void)state;
+	assert_vouch_ok(vouch_fw_policy_new(&p));
+	assert_vouch_ok(vouch_fw_policy_parse(p, SIGNED, strlen(SIGNED), vt_data("fw/a.policy"),
+					      err, sizeof(err)));
+	assert_vouch_ok(vouch_fw_policy_set_audit(p, VOUCH_FW_AUDIT_CALLBACK, audit_cb, &log));
+	assert_vouch_ok(vouch_fw_policy_finish(p));
+	assert_vouch_ok(vouch_fw_check_sig(p, "vouch/\"q\".bin", b, len, s, sig_len, &res));
+	assert_int_equal(log.calls, 1);
+	assert_string_equal(log.last,
+			    "name=\"vouch/\\x22q\\x22.bin\" size=4096 sha256="
+			    "dc65425f4ea5c9b3f85d76d72369e1c39ebd74abaa1cc98be8d752ef016cd0ac"
+			    " verdict=accepted errno=0 rule=\"default\" signer=\"CN = vouch fw signer\""
+			    " reason=\"signature verified\"");
+	assert_vouch_err(vouch_fw_check(p, "n", b, len), -EPERM);
+	assert_int_equal(log.calls, 2);
+	assert_non_null(strstr(log.last, " verdict=refused errno=EPERM "));
+	/* Cut to the buffer, with the whole length returned. */
+	assert_true(vouch_fw_audit_format("n", &res, line, sizeof(line)) > sizeof(line));
+	assert_int_equal(strlen(line), sizeof(line) - 1);
+	free(b);
+	free(s);
+	vouch_fw_policy_free(p);
+}
+
+/* ---- Threads ---- */
+
+struct worker {
+	const struct vouch_fw_policy *p;
+	uint8_t *blob, *other, *sig;
+	size_t len, other_len, sig_len;
+	int failures;
+};
+
+static void *worker_run(void *arg)
+{
+	struct worker *w = arg;
+
+	for (int i = 0; i < 60; i++) {
+		struct vouch_fw_result res;
+		int want[3] = { 0, -EKEYREJECTED, -EPERM }, k = i % 3, rc;
+
+		if (k == 0)
+			rc = vouch_fw_check_sig(w->p, "t", w->blob, w->len, w->sig, w->sig_len, &res);
+		else if (k == 1)
+			rc = vouch_fw_check_sig(w->p, "t", w->other, w->other_len, w->sig, w->sig_len,
+						&res);
+		else
+			rc = vouch_fw_check_sig(w->p, "t", w->blob, w->len, NULL, 0, &res);
+		if (rc != want[k] || (k == 0 && strcmp(res.signer, "CN = vouch fw signer")))
+			w->failures++;
+	}
+	return NULL;
+}
+
+static void test_threads(void **state)
+{
+	struct vouch_fw_policy *p = policy(SIGNED);
+	struct worker w = { .p = p };
+	pthread_t th[4];
+	struct worker ws[4];
+
+	(void)state;
+	w.blob = fixture("blob.bin", &w.len);
+	w.other = fixture("other.bin", &w.other_len);
+	w.sig = fixture("blob.bin.p7s", &w.sig_len);
+	for (int i = 0; i < 4; i++) {
+		ws[i] = w;
+		assert_int_equal(pthread_create(&th[i], NULL, worker_run, &ws[i]), 0);
+	}
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(pthread_join(th[i], NULL), 0);
+		assert_int_equal(ws[i].failures, 0);
+	}
+	free(w.blob);
+	free(w.other);
+	free(w.sig);
+	vouch_fw_policy_free(p);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_signed_accepted),
+		cmocka_unit_test(test_signature_refusals),
+		cmocka_unit_test(test_tampered),
+		cmocka_unit_test(test_algorithms_and_purpose),
+		cmocka_unit_test(test_allow_and_deny),
+		cmocka_unit_test(test_sizes_and_blocks),
+		cmocka_unit_test(test_module_style),
+		cmocka_unit_test(test_permissive),
+		cmocka_unit_test(test_api_errors),
+		cmocka_unit_test(test_malformed_policies),
+		cmocka_unit_test(test_policy_file),
+		cmocka_unit_test_setup_teardown(test_request_found, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_request_order, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_request_names, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_request_symlinks, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_request_without_openat2, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_request_special_files, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_request_file_names, tree_setup, tree_teardown),
+		cmocka_unit_test(test_audit),
+		cmocka_unit_test(test_threads),
+	};
+
+	return vt_main(argc, argv, "fw", tests, sizeof(tests) / sizeof(tests[0]));
+}
