@@ -19,6 +19,10 @@
 #                      tampered.bin(.p7s: signed.bin's), unsigned.bin,
 #                      allowed.bin, denied.bin(.p7s)
 #   demo.policy        the demo's policy (its allow and deny digests)
+#   bench-SIZE.p7s     vouch-bench's fw-check inputs: detached signatures by
+#                      signer.pem over SIZE (1 MiB, 64 MiB) bytes of
+#                      tools/bench_content.h's content (byte i = (i * 131 + 7)
+#                      mod 256), which the benchmark makes again at run time
 set -eu
 umask 022
 tmp=$(mktemp -d)
@@ -93,3 +97,8 @@ max-size 16M
 hash sha256 sha384
 purpose codesign
 POLICY
+
+for size in 1048576 67108864; do
+	python3 -c 'import sys; n = int(sys.argv[1]); sys.stdout.buffer.write(bytes((i * 131 + 7) & 255 for i in range(256)) * (n // 256))' "$size" > "$tmp/bench.bin"
+	sign "$tmp/bench.bin" signer "bench-$size.p7s" -md sha256
+done
