@@ -21,7 +21,12 @@
  * (pkcs7-verify-rsa2048, pkcs7-verify-p256, us/op at SIZE 4096 and 1048576,
  * the content's length) parse and verify a detached SignedData whose
  * CA-issued signer certificate travels in the message, the root loaded
- * in a keyring beforehand. Speed targets
+ * in a keyring beforehand. The firmware figure (fw-check, MB/s at SIZE
+ * 1048576 and 67108864) is vouch_fw_check_sig() on SIZE bytes of that
+ * content with its detached signature (tests/data/fw/bench-SIZE.p7s)
+ * under a policy requiring it: hashing, parsing, verifying and the
+ * decision, to compare with sha256 at the same size (both read the same
+ * buffer; sizes above 1 MiB use one allocated for them). Speed targets
  * are checked against these figures (tools/bench-peers), never in unit
  * tests.
  */
@@ -37,6 +42,7 @@
 
 #include "bench_content.h"
 #include "bench_data.h"
+#include "fw_bench_data.h"
 #include "bench_keys.h"
 #include "benchtime.h"
 #include "toolcommon.h"
@@ -55,10 +61,28 @@ static uint8_t *input;          /* the message, MAX_SIZE bytes */
 static uint8_t *output;         /* a cipher's output, MAX_SIZE bytes */
 static volatile uint8_t sink;   /* keeps results observable */
 #define MAX_SIZE (1u << 20)
+#define BIG_SIZE (64u << 20)    /* sha256 and fw-check only */
+static uint8_t *big_input;      /* BIG_SIZE bytes of bench_content(), made on first use */
 
 /* The random bytes' destination: each thread's own, so that the threads of
  * a -2t figure share no cache line (and no data race on a shared buffer). */
 static _Thread_local _Alignas(64) uint8_t thread_output[MAX_SIZE];
+
+/* The message of a figure: input, or big_input past MAX_SIZE (the same bytes). */
+static const uint8_t *message(size_t size)
+{
+	if (size <= MAX_SIZE)
+		return input;
+	if (!big_input) {
+		big_input = malloc(BIG_SIZE);
+		if (!big_input) {
+			tool_error("vouch-bench", "no memory for a %u-byte message", BIG_SIZE);
+			exit(EXIT_INTERNAL);
+		}
+		bench_content(big_input, BIG_SIZE);
+	}
+	return big_input;
+}
 
 static void run_hash(const void *figure, size_t size, uint64_t iters)
 {
@@ -66,8 +90,10 @@ static void run_hash(const void *figure, size_t size, uint64_t iters)
 	const struct vouch_hash_alg *alg = fig->arg;
 	uint8_t md[VOUCH_HASH_MAX_LEN];
 
+	const uint8_t *msg = message(size);
+
 	for (uint64_t i = 0; i < iters; i++) {
-		vouch_hash(alg, input, size, md);
+		vouch_hash(alg, msg, size, md);
 	}
 	sink = md[0];
 }
@@ -332,6 +358,47 @@ static void run_pkcs7_verify(const void *figure, size_t size, uint64_t iters)
 	}
 }
 
+/* The firmware policy of fw-check: the bench signer trusted, a detached
+ * signature required. */
+static struct vouch_fw_policy *fw_policy;
+
+static int setup_fw_check(void)
+{
+	int rc = vouch_fw_policy_new(&fw_policy);
+
+	if (rc == 0)
+		rc = vouch_fw_policy_add_keyring_pem(fw_policy, (const char *)fw_bench_signer,
+						     fw_bench_signer_len);
+	if (rc == 0)
+		rc = vouch_fw_policy_set_signature(fw_policy, VOUCH_FW_SIG_DETACHED);
+	if (rc == 0)
+		rc = vouch_fw_policy_finish(fw_policy);
+	return rc;
+}
+
+static int fw_check_once(size_t size)
+{
+	const unsigned char *sig = size == 1048576 ? fw_bench_sig_1m : fw_bench_sig_64m;
+	size_t sig_len = size == 1048576 ? fw_bench_sig_1m_len : fw_bench_sig_64m_len;
+
+	if (size != 1048576 && size != BIG_SIZE)
+		return -EINVAL;
+	return vouch_fw_check_sig(fw_policy, "bench.bin", message(size), size, sig, sig_len, NULL);
+}
+
+static void run_fw_check(const void *figure, size_t size, uint64_t iters)
+{
+	for (uint64_t i = 0; i < iters; i++) {
+		int rc = fw_check_once(size);
+
+		if (rc) {
+			fprintf(stderr, "vouch-bench: fw-check %zu: refused: %s (sizes: 1048576, %u)\n",
+				size, vouch_strerror(rc), BIG_SIZE);
+			exit(EXIT_INTERNAL);
+		}
+	}
+}
+
 #define HASH_SIZES { 64, 1024, 16384, 1048576 }
 #define DRBG_SIZES { 16, 32, 256, 4096, 65536 }
 #define BOTH (BENCH_MBPS | BENCH_NSOP)
@@ -365,6 +432,7 @@ static const struct figure figures[] = {
 	{ "pkcs7-parse", BENCH_USOP, run_pkcs7_parse, NULL, { 2, 3 }, 1 },
 	{ "pkcs7-verify-rsa2048", BENCH_USOP, run_pkcs7_verify, &verify_rsa2048, { 4096, 1048576 }, 1 },
 	{ "pkcs7-verify-p256", BENCH_USOP, run_pkcs7_verify, &verify_p256, { 4096, 1048576 }, 1 },
+	{ "fw-check", BENCH_MBPS, run_fw_check, NULL, { 1048576, BIG_SIZE }, 1 },
 };
 #define NFIGURES (sizeof(figures) / sizeof(figures[0]))
 
@@ -449,6 +517,12 @@ int main(int argc, char **argv)
 		free(output);
 		return EXIT_INTERNAL;
 	}
+	if (setup_fw_check() != 0 || fw_check_once(1048576) != 0) {
+		tool_error("vouch-bench", "the fw-check input is refused");
+		free(input);
+		free(output);
+		return EXIT_INTERNAL;
+	}
 	if (check_signatures() != 0) {
 		free(input);
 		free(output);
@@ -475,14 +549,18 @@ int main(int argc, char **argv)
 		char *end;
 		unsigned long long size = strtoull(argv[i], &end, 10);
 
-		if (*end || size > MAX_SIZE) {
-			tool_error("vouch-bench", "size '%s' is not a number up to %u", argv[i], MAX_SIZE);
+		size_t max = fig->run == run_hash || fig->run == run_fw_check ? BIG_SIZE : MAX_SIZE;
+
+		if (*end || size > max) {
+			tool_error("vouch-bench", "size '%s' is not a number up to %zu", argv[i], max);
 			free(input);
 			free(output);
 			return EXIT_USAGE;
 		}
 		report(fig, (size_t)size);
 	}
+	vouch_fw_policy_free(fw_policy);
+	free(big_input);
 	free(input);
 	free(output);
 	return EXIT_ACCEPTED;

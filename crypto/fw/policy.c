@@ -112,6 +112,14 @@ int vouch_fw_policy_add_keyring(struct vouch_fw_policy *p, const char *path)
 }
 
 /* see vouch/fw.h */
+int vouch_fw_policy_add_keyring_pem(struct vouch_fw_policy *p, const char *text, size_t len)
+{
+	if (!building(p) || !text)
+		return -EINVAL;
+	return vouch_keyring_add_pem(p->kr, text, len);
+}
+
+/* see vouch/fw.h */
 int vouch_fw_policy_begin_rule(struct vouch_fw_policy *p, const char *const *globs, size_t count,
 			       const char *label)
 {

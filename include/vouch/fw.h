@@ -177,6 +177,13 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_add_keyring(struct vouch_fw_p
 							       const char *path);
 
 /**
+ * Add trusted certificates from PEM text (every CERTIFICATE block).
+ * @return -EINVAL for NULL or a finished policy; as vouch_keyring_add_pem().
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_add_keyring_pem(struct vouch_fw_policy *p,
+								   const char *text, size_t len);
+
+/**
  * Start a rule block: the settings set after it (signature, max size,
  * algorithms, purpose) apply to names matching one of @p globs
  * (fnmatch(3) with FNM_PATHNAME), the first matching block winning;
