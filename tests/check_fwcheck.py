@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""fwcheck as a user runs it, checked by exit code and output.
+
+    check_fwcheck.py FWCHECK FWLOAD DATA_DIR
+
+On the demo tree of tests/data/fw (signed, tampered, unsigned, allowed,
+denied): each exit code, the worst over several names, permissive mode
+(exit 0, would-be refusals printed), --json, --file with --name, policy
+errors with file:line, usage errors, and the example loader.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def run(tool, args):
+    p = subprocess.run([tool] + args, capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def expect(tool, args, want, what, stderr_has=None):
+    code, out, err = run(tool, args)
+    if code != want:
+        sys.exit('FAIL %s: exit %d, want %d\n  %s\n  %s' % (what, code, want, ' '.join(args), err))
+    if stderr_has and stderr_has not in err:
+        sys.exit('FAIL %s: stderr lacks %r:\n%s' % (what, stderr_has, err))
+    return out, err
+
+
+def main():
+    tool, loader, data = sys.argv[1], sys.argv[2], os.path.abspath(os.path.join(sys.argv[3], 'fw'))
+    policy = os.path.join(data, 'demo.policy')
+    tree = os.path.join(data, 'tree')
+    base = ['--policy', policy, '--root', tree]
+
+    expect(tool, base + ['vouch/signed.bin'], 0, 'signed', 'accepted: signature verified')
+    expect(tool, base + ['vouch/allowed.bin'], 0, 'allowed', 'on the allow list')
+    expect(tool, base + ['vouch/tampered.bin'], 1, 'tampered', 'refused')
+    expect(tool, base + ['vouch/unsigned.bin'], 1, 'unsigned', 'NAME.p7s) is required')
+    expect(tool, base + ['vouch/denied.bin'], 1, 'denied', 'deny list')
+    expect(tool, base + ['vouch/missing.bin'], 66, 'missing')
+    expect(tool, base + ['../vouch/signed.bin'], 64, 'a name with ..')
+    expect(tool, base + ['vouch'], 1, 'a directory', 'not a regular file')
+    # Several names: the worst code, one stderr line per refusal.
+    _, err = expect(tool, base + ['vouch/signed.bin', 'vouch/missing.bin', 'vouch/denied.bin'],
+                    66, 'worst of several')
+    if err.count('refused') != 2:
+        sys.exit('FAIL worst of several: want 2 refusal lines:\n' + err)
+    expect(tool, base + ['-q', 'vouch/tampered.bin'], 1, 'quiet')
+
+    # --json: one object per name with verdict, reason, signer, digest.
+    out, _ = expect(tool, base + ['--json', 'vouch/signed.bin', 'vouch/denied.bin'], 1, 'json')
+    objs = [json.loads(line) for line in out.splitlines()]
+    if len(objs) != 2 or objs[0]['verdict'] != 'accepted' or objs[1]['verdict'] != 'refused':
+        sys.exit('FAIL json verdicts: %r' % objs)
+    if objs[0]['signers'] != ['CN = vouch fw signer'] or len(objs[0]['digest']['hex']) != 64:
+        sys.exit('FAIL json signer/digest: %r' % objs[0])
+    if objs[1]['exit'] != 1 or 'demo.policy:' not in objs[1]['rule']:
+        sys.exit('FAIL json rule: %r' % objs[1])
+
+    with tempfile.TemporaryDirectory() as tmp:
+        # Permissive: exit 0, the would-be refusals printed.
+        text = open(policy).read().replace('mode enforce', 'mode permissive')
+        keyring = os.path.join(data, 'signer.pem')
+        perm = os.path.join(tmp, 'permissive.policy')
+        open(perm, 'w').write(text.replace('keyring signer.pem', 'keyring ' + keyring))
+        pbase = ['--policy', perm, '--root', tree]
+        _, err = expect(tool, pbase + ['vouch/tampered.bin', 'vouch/unsigned.bin'], 0,
+                        'permissive', 'would be refused')
+        if err.count('would be refused') != 2:
+            sys.exit('FAIL permissive lines:\n' + err)
+        out, _ = expect(tool, pbase + ['--json', 'vouch/denied.bin'], 0, 'permissive json')
+        obj = json.loads(out)
+        if obj['verdict'] != 'permissive' or obj['would_exit'] != 1:
+            sys.exit('FAIL permissive json: %r' % obj)
+
+        # Policy errors name the file and line; nothing is checked.
+        bad = os.path.join(tmp, 'bad.policy')
+        open(bad, 'w').write('mode enforce\nsignature maybe\n')
+        expect(tool, ['--policy', bad, '--root', tree, 'vouch/signed.bin'], 64, 'bad policy',
+               bad + ':2: signature: none, detached or appended')
+        expect(tool, ['--policy', os.path.join(tmp, 'none'), 'x'], 66, 'missing policy')
+
+        # --file: the name the rules see.
+        blob = os.path.join(tree, 'lib', 'firmware', 'vouch', 'allowed.bin')
+        expect(tool, ['--policy', policy, '--root', tree, '--file', blob], 0, '--file in the tree')
+        expect(tool, ['--policy', policy, '--file', blob, '--name', 'other/allowed.bin'], 1,
+               '--file --name outside the allow glob')
+        copy = os.path.join(tmp, 'allowed.bin')
+        open(copy, 'wb').write(open(blob, 'rb').read())
+        expect(tool, ['--policy', policy, '--file', copy], 1, '--file outside the tree: base name')
+        expect(tool, ['--policy', policy, '--file', os.path.join(tmp, 'nope')], 66, '--file missing')
+
+    # Usage errors.
+    expect(tool, ['vouch/signed.bin'], 64, 'no policy')
+    expect(tool, ['--policy', policy], 64, 'no names')
+    expect(tool, ['--policy', policy, '--file', 'x', 'y'], 64, '--file and names')
+    expect(tool, ['--policy', policy, '--name', 'x', 'y'], 64, '--name without --file')
+    expect(tool, ['--bogus'], 64, 'unknown option')
+    expect(tool, base + ['--no-sandbox', 'vouch/signed.bin'], 0, '--no-sandbox')
+
+    # The example loader: accepted blobs loaded, the rest refused.
+    code, out, err = run(loader, [policy, os.path.abspath(tree), 'vouch/signed.bin',
+                                  'vouch/denied.bin'])
+    if code != 1 or 'vouch/signed.bin: loaded 8192 bytes' not in out or 'denied.bin: not loaded' not in err:
+        sys.exit('FAIL fwload: %d\n%s\n%s' % (code, out, err))
+    print('fwcheck: all cases passed')
+
+
+if __name__ == '__main__':
+    main()
