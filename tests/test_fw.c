@@ -582,6 +582,9 @@ static void test_request_symlinks(void **state)
 	at(p, sizeof(p), t, "usr/lib/firmware/proc.bin");
 	assert_int_equal(symlink("/proc/self/exe", p), 0);
 	assert_vouch_err(request(t, "", "proc.bin", &res), -ENOENT);   /* no /proc in the root */
+	at(p, sizeof(p), t, "usr/lib/firmware/loop.bin");
+	assert_int_equal(symlink("loop.bin", p), 0);
+	assert_vouch_err(request(t, "", "loop.bin", &res), -EPERM);
 	/* A directory link out of the tree on the way. */
 	at(p, sizeof(p), t, "usr/lib/firmware/outdir");
 	assert_int_equal(symlink("../../..", p), 0);   /* the root */
@@ -608,12 +611,23 @@ static void test_request_without_openat2(void **state)
 	at(p, sizeof(p), t, "usr/lib/firmware/rel.bin.p7s");
 	assert_int_equal(symlink("vouch/blob.bin.p7s", p), 0);
 	assert_vouch_ok(request(t, "", "rel.bin", &res));
+	at(p, sizeof(p), t, "usr/lib/firmware/abs.bin");
+	assert_int_equal(symlink("/lib/firmware/vouch/blob.bin", p), 0);
+	at(p, sizeof(p), t, "usr/lib/firmware/abs.bin.p7s");
+	assert_int_equal(symlink("/usr/lib/../lib/firmware/vouch/blob.bin.p7s", p), 0);
+	assert_vouch_ok(request(t, "", "abs.bin", &res));
 	at(p, sizeof(p), t, "usr/lib/firmware/up.bin");
 	assert_int_equal(symlink("../../../secret.bin", p), 0);
 	assert_vouch_err(request(t, "", "up.bin", &res), -EPERM);
+	at(p, sizeof(p), t, "usr/lib/firmware/out.bin");
+	assert_int_equal(symlink("/../../secret.bin", p), 0);
+	assert_vouch_err(request(t, "", "out.bin", &res), -EPERM);
 	at(p, sizeof(p), t, "usr/lib/firmware/outdir");
 	assert_int_equal(symlink("../../..", p), 0);
 	assert_vouch_err(request(t, "", "outdir/secret.bin", &res), -EPERM);
+	at(p, sizeof(p), t, "usr/lib/firmware/loop.bin");
+	assert_int_equal(symlink("loop.bin", p), 0);
+	assert_vouch_err(request(t, "", "loop.bin", &res), -EPERM);
 	at(p, sizeof(p), t, "usr/lib/firmware/fifo.bin");
 	assert_int_equal(mkfifo(p, 0644), 0);
 	assert_vouch_err(request(t, "", "fifo.bin", &res), -EPERM);

@@ -12,8 +12,9 @@
  * (/lib/firmware/a -> /lib/firmware/vendor/a, as Debian packages ship), so
  * on -EXDEV the path is resolved once more with RESOLVE_IN_ROOT from the
  * root and the file is accepted only if its real path lies inside the
- * directory's. Without openat2 (before Linux 5.6, or filtered by a
- * seccomp policy) files are opened with openat() and the same real-path
+ * directory's. Without openat2 (before Linux 5.6, under valgrind, or
+ * filtered by a seccomp policy) RESOLVE_IN_ROOT is done by hand, one
+ * O_NOFOLLOW component at a time (walk_in_root()), and the same real-path
  * check decides. Real paths come from /proc/self/fd, of the descriptors
  * actually opened, so there is no window between check and use.
  */
@@ -101,21 +102,111 @@ static int inside(int dirfd, int fd)
 	return !strncmp(dir, file, n) && file[n] == '/';
 }
 
+#define WALK_MAX_DEPTH 64
+#define WALK_MAX_LINKS 40
+
+/* Pop to depth n, closing the descriptors above it. */
+static void walk_pop(int *stack, size_t *depth, size_t n)
+{
+	while (*depth > n)
+		close(stack[--(*depth)]);
+}
+
+/*
+ * RESOLVE_IN_ROOT done by hand, for kernels without openat2: one
+ * component at a time with O_NOFOLLOW, ".." never above the root, a
+ * symbolic link's target read and walked in its place (an absolute one
+ * from the root), at most WALK_MAX_LINKS of them. The last component is
+ * opened with flags | O_NOFOLLOW, so a link swapped in meanwhile fails.
+ */
+static int walk_in_root(int rootfd, const char *path, int flags)
+{
+	char rest[PATH_MAX], link[PATH_MAX], comp[NAME_MAX + 1];
+	int stack[WALK_MAX_DEPTH], links = 0, fd = -ENOENT;
+	size_t depth = 0;
+
+	if ((size_t)snprintf(rest, sizeof(rest), "%s", path) >= sizeof(rest))
+		return -ENAMETOOLONG;
+	for (;;) {
+		char *p = rest, *slash;
+		int cur = depth ? stack[depth - 1] : rootfd;
+		struct stat st;
+		ssize_t n;
+
+		while (*p == '/')
+			p++;
+		if (!*p) {      /* the path named a directory already open */
+			fd = openat(cur, ".", flags);
+			fd = fd < 0 ? -errno : fd;
+			break;
+		}
+		slash = strchr(p, '/');
+		n = slash ? slash - p : (ssize_t)strlen(p);
+		if (n > NAME_MAX) {
+			fd = -ENAMETOOLONG;
+			break;
+		}
+		memcpy(comp, p, (size_t)n);
+		comp[n] = '\0';
+		memmove(rest, p + n, strlen(p + n) + 1);
+		if (!strcmp(comp, "."))
+			continue;
+		if (!strcmp(comp, "..")) {
+			walk_pop(stack, &depth, depth ? depth - 1 : 0);
+			continue;
+		}
+		if (fstatat(cur, comp, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+			fd = -errno;
+			break;
+		}
+		if (S_ISLNK(st.st_mode)) {
+			n = readlinkat(cur, comp, link, sizeof(link) - 1);
+			if (n < 0 || ++links > WALK_MAX_LINKS ||
+			    (size_t)n + strlen(rest) + 2 > sizeof(rest)) {
+				fd = n < 0 ? -errno : -ELOOP;
+				break;
+			}
+			link[n] = '\0';
+			memmove(rest + n + 1, rest, strlen(rest) + 1);
+			memcpy(rest, link, (size_t)n);
+			rest[n] = '/';
+			if (link[0] == '/')
+				walk_pop(stack, &depth, 0);
+			continue;
+		}
+		if (!rest[0] || strspn(rest, "/") == strlen(rest)) {   /* the last component */
+			fd = openat(cur, comp, flags | O_NOFOLLOW);
+			fd = fd < 0 ? -errno : fd;
+			break;
+		}
+		if (depth == WALK_MAX_DEPTH) {
+			fd = -ELOOP;
+			break;
+		}
+		fd = openat(cur, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0) {
+			fd = -errno;
+			break;
+		}
+		stack[depth++] = fd;
+	}
+	walk_pop(stack, &depth, 0);
+	return fd;
+}
+
+/* RESOLVE_IN_ROOT: openat2 where the kernel has it, else the walk. */
+static int open_in_root(int rootfd, const char *path, int flags)
+{
+	int fd = open2(rootfd, path, flags, RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
+
+	return fd == -ENOSYS ? walk_in_root(rootfd, path, flags) : fd;
+}
+
 /* A search directory (absolute, within the root), or -ENOENT. */
 static int open_dir(int rootfd, const char *dir)
 {
-	const int flags = O_PATH | O_DIRECTORY | O_CLOEXEC;
-	int fd = open2(rootfd, dir + 1, flags, RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
+	int fd = open_in_root(rootfd, dir + 1, O_PATH | O_DIRECTORY | O_CLOEXEC);
 
-	if (fd == -ENOSYS) {
-		fd = openat(rootfd, dir + 1, flags);
-		if (fd < 0)
-			return -errno;
-		if (!inside(rootfd, fd)) {   /* an absolute link above a test root */
-			close(fd);
-			return -ENOENT;
-		}
-	}
 	return fd == -ENOTDIR ? -ENOENT : fd;
 }
 
@@ -127,15 +218,10 @@ static int open_beneath(int rootfd, int dirfd, const char *dir, const char *name
 
 	if (fd >= 0 || (fd != -EXDEV && fd != -ENOSYS))
 		return fd == -ELOOP ? -EPERM : fd;
-	if (fd == -EXDEV) {
-		if ((size_t)snprintf(joined, sizeof(joined), "%s/%s", dir + 1, name) >= sizeof(joined))
-			return -ENAMETOOLONG;
-		fd = open2(rootfd, joined, FILE_FLAGS, RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
-	} else {
-		fd = openat(dirfd, name, FILE_FLAGS);
-		if (fd < 0)
-			fd = -errno;
-	}
+	/* An absolute link, or no openat2: resolve in the root, then check. */
+	if ((size_t)snprintf(joined, sizeof(joined), "%s/%s", dir + 1, name) >= sizeof(joined))
+		return -ENAMETOOLONG;
+	fd = open_in_root(rootfd, joined, FILE_FLAGS);
 	if (fd < 0)
 		return fd == -ELOOP || fd == -EXDEV ? -EPERM : fd;
 	if (!inside(dirfd, fd)) {

@@ -366,7 +366,9 @@ struct vouch_fw_blob {
  * one) is resolved once more with RESOLVE_IN_ROOT under the root, and
  * accepted only if the file it reaches lies inside that directory (so
  * Debian's merged /usr and absolute links within the tree work). Without
- * openat2 the same check is made on the opened file's real path.
+ * openat2 (kernels before 5.6, valgrind, seccomp filters) the path is
+ * walked one O_NOFOLLOW component at a time with the same rules, and the
+ * same real-path check decides.
  * Only regular files are read (opened O_NONBLOCK, so a FIFO cannot
  * block), up to the rule's size limit, and the file must not change size
  * while read. NAME.p7s beside the blob is its detached signature.
