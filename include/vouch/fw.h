@@ -35,8 +35,12 @@
  * (-EKEYREVOKED); an allow-listed digest accepts; otherwise a required
  * signature must verify (the verifier's errno: -EKEYREJECTED, -ENOKEY,
  * -EKEYREVOKED, -EKEYEXPIRED, -EPERM for purpose) and use an accepted
- * algorithm (-ENOPKG); a missing required signature is -EPERM. When
- * several apply, DESIGN.md's precedence picks the answer.
+ * algorithm (-ENOPKG); a missing required signature is -EPERM. The
+ * lists are decided on the digest before the signature is looked at, as
+ * IMA's are: a denied blob is -EKEYREVOKED and an allowed one accepted
+ * whatever its signature says (so a deny entry outranks the signature
+ * errors DESIGN.md ranks above it); among signature problems the
+ * verifier's precedence (DESIGN.md) holds.
  *
  * Signature parsing: every PKCS#7 message is parsed by one internal
  * function, in process or, when a sandbox is set on the policy
@@ -335,14 +339,15 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_check(const struct vouch_fw_policy *
  * @param[in]  sig_len  its length.
  * @param[out] res      why (may be NULL).
  * @return 0 if accepted (always, except -EINVAL, in permissive mode: the
- *         would-be answer is in res->verdict); otherwise, in descending
- *         priority: -EINVAL (NULL arguments, a policy not finished);
- *         -E2BIG (over the size limit); -EBADMSG (the signature is
- *         malformed); -ENOPKG (an algorithm not implemented or not
- *         accepted); -EKEYREJECTED (a signature or digest mismatch);
- *         -EKEYREVOKED (deny list); -ENOKEY (no chain to the keyring);
- *         -EKEYEXPIRED; -EPERM (a required signature missing, purpose,
- *         the wrong signature form); -ENOMEM.
+ *         would-be answer is in res->verdict); otherwise, in the order
+ *         the decision takes them (see the top of this file): -EINVAL
+ *         (NULL arguments, a policy not finished); -E2BIG (over the size
+ *         limit); -EKEYREVOKED (a deny-listed digest); -EPERM (a required
+ *         signature missing, or in the wrong form); then the signature's:
+ *         -EBADMSG (malformed), -ENOPKG (an algorithm not implemented or
+ *         not accepted), -EKEYREJECTED (a signature or digest mismatch),
+ *         -EKEYREVOKED (a deny-listed certificate), -ENOKEY (no chain to
+ *         the keyring), -EKEYEXPIRED, -EPERM (purpose); -ENOMEM.
  */
 VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_check_sig(const struct vouch_fw_policy *p, const char *name,
 						      const uint8_t *buf, size_t size,
