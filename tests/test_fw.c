@@ -196,6 +196,8 @@ static void test_allow_and_deny(void **state)
 	snprintf(text, sizeof(text), SIGNED "%s", line);
 	assert_vouch_err(check(text, "x", "blob.bin", "blob.bin.p7s", &res), -EKEYREVOKED);
 	assert_string_equal(res.reason, "the blob's digest is on the deny list");
+	/* The lists decide before the signature: even a malformed one. */
+	assert_vouch_err(check(text, "x", "blob.bin", "blob.bin", NULL), -EKEYREVOKED);
 	/* Denied and allowed: the deny list wins. */
 	entry_line(line, sizeof(line), "allow", "blob.bin", &vouch_sha256_alg, NULL);
 	strncat(text, line, sizeof(text) - strlen(text) - 1);
@@ -651,6 +653,13 @@ static void test_request_special_files(void **state)
 	at(path, sizeof(path), t, "usr/lib/firmware/big.bin.p7s");
 	copy_fixture("blob.bin.p7s", path);
 	assert_vouch_err(request(t, "max-size 1K\n", "big.bin", &res), -E2BIG);
+	/* Permissive: the reader's bounds still hold... */
+	assert_vouch_err(request(t, "mode permissive\nmax-size 1K\n", "big.bin", &res), -E2BIG);
+	/* ...but a blob the check refuses is handed over, its verdict kept. */
+	at(path, sizeof(path), t, "usr/lib/firmware/nosig.bin");
+	copy_fixture("blob.bin", path);
+	assert_vouch_ok(request(t, "mode permissive\n", "nosig.bin", &res));
+	assert_int_equal(res.verdict, -EPERM);
 	assert_vouch_ok(request(t, "max-size 4K\n", "big.bin", &res));
 	/* A file whose size is not what fstat said: procfs reports 0. */
 	p = tree_policy(t, "signature none\n");

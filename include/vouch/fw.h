@@ -386,8 +386,10 @@ struct vouch_fw_blob {
  *         -ENOENT if no directory has it; -EPERM for a file outside the
  *         tree or not a regular file; -E2BIG over the size limit; -EIO if
  *         the file changed while read; another -errno if unreadable; the
- *         codes of vouch_fw_check_sig(). In permissive mode a refused
- *         blob is returned with 0 (res->verdict says why it would not be).
+ *         codes of vouch_fw_check_sig(). In permissive mode a blob the
+ *         check refuses is returned with 0 (res->verdict says why it would
+ *         not be); the reader's own bounds (the name, the tree, regular
+ *         files, the size limit) hold in both modes.
  */
 VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_request(const struct vouch_fw_policy *p, const char *name,
 						    struct vouch_fw_blob *out,
