@@ -447,9 +447,6 @@ static int measure(const uint8_t *p, size_t avail, size_t *len)
 int vouch_der_explicit(const struct vouch_der *d, const char *field, struct vouch_span *inner)
 {
 	struct vouch_span tlv;
-	struct header outer;
-	const uint8_t *p;
-	size_t avail, len;
 	int rc;
 
 	if (!inner)
@@ -457,7 +454,18 @@ int vouch_der_explicit(const struct vouch_der *d, const char *field, struct vouc
 	rc = vouch_der_tlv(d, field, &tlv);
 	if (rc)
 		return rc;
-	p = d->buf + (tlv.off - d->base);
+	return vouch_der_span_explicit(d->buf - d->base, tlv, inner);
+}
+
+int vouch_der_span_explicit(const uint8_t *root, struct vouch_span tlv, struct vouch_span *inner)
+{
+	struct header outer;
+	const uint8_t *p = root + tlv.off;
+	size_t avail, len;
+	int rc;
+
+	if (!root || !inner)
+		return -EINVAL;
 	rc = read_header(p, tlv.len, &outer);
 	if (rc)
 		return rc;
@@ -481,17 +489,12 @@ int vouch_der_explicit(const struct vouch_der *d, const char *field, struct vouc
  * it. A context-specific constructed element holding exactly one element
  * is taken as an EXPLICIT tag when the caller wants a primitive.
  */
-static int field_header(const struct vouch_der *d, const char *field, const uint8_t **at,
-			struct header *h)
+static int span_header(const uint8_t *root, struct vouch_span tlv, const uint8_t **at,
+		       struct header *h)
 {
-	struct vouch_span tlv;
-	const uint8_t *p;
-	int rc = vouch_der_tlv(d, field, &tlv);
+	const uint8_t *p = root + tlv.off;
+	int rc = read_header(p, tlv.len, h);
 
-	if (rc)
-		return rc;
-	p = d->buf + (tlv.off - d->base);
-	rc = read_header(p, tlv.len, h);
 	if (rc)
 		return rc;
 	if (h->constructed && h->cls == CLASS_CONTEXT) {
@@ -516,47 +519,79 @@ static int field_header(const struct vouch_der *d, const char *field, const uint
 	return 0;
 }
 
+/* The root a decoded structure's spans index: buf is root + base. */
+static const uint8_t *root_of(const struct vouch_der *d)
+{
+	return d->buf - d->base;
+}
+
+/* A field's element, for the span getters below. */
+#define FIELD_TLV(d, field, tlv)                                \
+	do {                                                    \
+		int rc_ = vouch_der_tlv((d), (field), &(tlv));  \
+		if (rc_)                                        \
+			return rc_;                             \
+	} while (0)
+
 int vouch_der_content(const struct vouch_der *d, const char *field, struct vouch_span *content)
+{
+	struct vouch_span tlv;
+
+	if (!content)
+		return -EINVAL;
+	FIELD_TLV(d, field, tlv);
+	return vouch_der_span_content(root_of(d), tlv, content);
+}
+
+int vouch_der_span_content(const uint8_t *root, struct vouch_span tlv, struct vouch_span *content)
 {
 	const uint8_t *p;
 	struct header h;
 	int rc;
 
-	if (!content)
+	if (!root || !content)
 		return -EINVAL;
-	rc = field_header(d, field, &p, &h);
+	rc = span_header(root, tlv, &p, &h);
 	if (rc)
 		return rc;
-	content->off = d->base + (size_t)(p - d->buf) + h.header_len;
+	content->off = (size_t)(p - root) + h.header_len;
 	content->len = h.content_len;
 	return 0;
 }
 
 /* The content of a field that must have the universal tag when untagged. */
-static int typed_content(const struct vouch_der *d, const char *field, uint32_t tag,
+static int typed_content(const uint8_t *root, struct vouch_span tlv, uint32_t tag,
 			 struct vouch_span *content, const uint8_t **c)
 {
 	const uint8_t *p;
 	struct header h;
 	int rc;
 
-	if (!content)
+	if (!root || !content)
 		return -EINVAL;
-	rc = field_header(d, field, &p, &h);
+	rc = span_header(root, tlv, &p, &h);
 	if (rc)
 		return rc;
 	if (h.cls == CLASS_UNIVERSAL && h.tag != tag)
 		return -EBADMSG;
 	*c = p + h.header_len;
-	content->off = d->base + (size_t)(*c - d->buf);
+	content->off = (size_t)(*c - root);
 	content->len = h.content_len;
 	return 0;
 }
 
 int vouch_der_oid(const struct vouch_der *d, const char *field, struct vouch_span *oid)
 {
+	struct vouch_span tlv;
+
+	FIELD_TLV(d, field, tlv);
+	return vouch_der_span_oid(root_of(d), tlv, oid);
+}
+
+int vouch_der_span_oid(const uint8_t *root, struct vouch_span tlv, struct vouch_span *oid)
+{
 	const uint8_t *c;
-	int rc = typed_content(d, field, TAG_OID, oid, &c);
+	int rc = typed_content(root, tlv, TAG_OID, oid, &c);
 
 	if (rc)
 		return rc;
@@ -565,48 +600,74 @@ int vouch_der_oid(const struct vouch_der *d, const char *field, struct vouch_spa
 
 int vouch_der_int(const struct vouch_der *d, const char *field, struct vouch_span *content)
 {
+	struct vouch_span tlv;
+
+	FIELD_TLV(d, field, tlv);
+	return vouch_der_span_int(root_of(d), tlv, content);
+}
+
+int vouch_der_span_int(const uint8_t *root, struct vouch_span tlv, struct vouch_span *content)
+{
 	const uint8_t *c;
-	int rc = typed_content(d, field, TAG_INTEGER, content, &c);
+	int rc = typed_content(root, tlv, TAG_INTEGER, content, &c);
 
 	if (rc)
 		return rc;
 	return integer_minimal(c, content->len) ? 0 : -EBADMSG;
 }
 
-int vouch_der_uint(const struct vouch_der *d, const char *field, struct vouch_span *mag)
+/* A non-negative INTEGER's magnitude (see vouch_der_uint()). */
+static int span_uint(const uint8_t *root, struct vouch_span tlv, struct vouch_span *mag)
 {
-	const uint8_t *c;
-	int rc = vouch_der_int(d, field, mag);
+	int rc = vouch_der_span_int(root, tlv, mag);
 
 	if (rc)
 		return rc;
-	c = d->buf + (mag->off - d->base);
-	if (c[0] & 0x80)
+	if (root[mag->off] & 0x80)
 		return -EBADMSG;                /* negative */
-	if (c[0] == 0) {                        /* the sign octet, or the value 0 */
+	if (root[mag->off] == 0) {              /* the sign octet, or the value 0 */
 		mag->off++;
 		mag->len--;
 	}
 	return 0;
 }
 
+int vouch_der_uint(const struct vouch_der *d, const char *field, struct vouch_span *mag)
+{
+	struct vouch_span tlv;
+
+	if (!mag)
+		return -EINVAL;
+	FIELD_TLV(d, field, tlv);
+	return span_uint(root_of(d), tlv, mag);
+}
+
 int vouch_der_uint32(const struct vouch_der *d, const char *field, uint32_t max, uint32_t *value)
 {
+	struct vouch_span tlv;
+
+	if (!value)
+		return -EINVAL;
+	FIELD_TLV(d, field, tlv);
+	return vouch_der_span_uint32(root_of(d), tlv, max, value);
+}
+
+int vouch_der_span_uint32(const uint8_t *root, struct vouch_span tlv, uint32_t max,
+			  uint32_t *value)
+{
 	struct vouch_span mag;
-	const uint8_t *c;
 	uint64_t v = 0;
 	int rc;
 
 	if (!value)
 		return -EINVAL;
-	rc = vouch_der_uint(d, field, &mag);
+	rc = span_uint(root, tlv, &mag);
 	if (rc)
 		return rc;
 	if (mag.len > 4)
 		return -EBADMSG;
-	c = d->buf + (mag.off - d->base);
 	for (size_t i = 0; i < mag.len; i++)
-		v = (v << 8) | c[i];
+		v = (v << 8) | root[mag.off + i];
 	if (v > max)
 		return -EBADMSG;
 	*value = (uint32_t)v;
@@ -615,8 +676,16 @@ int vouch_der_uint32(const struct vouch_der *d, const char *field, uint32_t max,
 
 int vouch_der_bits(const struct vouch_der *d, const char *field, struct vouch_span *bytes)
 {
+	struct vouch_span tlv;
+
+	FIELD_TLV(d, field, tlv);
+	return vouch_der_span_bits(root_of(d), tlv, bytes);
+}
+
+int vouch_der_span_bits(const uint8_t *root, struct vouch_span tlv, struct vouch_span *bytes)
+{
 	const uint8_t *c;
-	int rc = typed_content(d, field, TAG_BIT_STRING, bytes, &c);
+	int rc = typed_content(root, tlv, TAG_BIT_STRING, bytes, &c);
 
 	if (rc)
 		return rc;
@@ -630,12 +699,14 @@ int vouch_der_bits(const struct vouch_der *d, const char *field, struct vouch_sp
 int vouch_der_bit_string(const struct vouch_der *d, const char *field, struct vouch_span *bytes,
 			 unsigned *unused)
 {
+	struct vouch_span tlv;
 	const uint8_t *c;
 	int rc;
 
 	if (!unused)
 		return -EINVAL;
-	rc = typed_content(d, field, TAG_BIT_STRING, bytes, &c);
+	FIELD_TLV(d, field, tlv);
+	rc = typed_content(root_of(d), tlv, TAG_BIT_STRING, bytes, &c);
 	if (rc)
 		return rc;
 	if (!bit_string_canonical(c, bytes->len))
@@ -648,13 +719,14 @@ int vouch_der_bit_string(const struct vouch_der *d, const char *field, struct vo
 
 int vouch_der_bool(const struct vouch_der *d, const char *field, int *value)
 {
-	struct vouch_span content;
+	struct vouch_span content, tlv;
 	const uint8_t *c;
 	int rc;
 
 	if (!value)
 		return -EINVAL;
-	rc = typed_content(d, field, TAG_BOOLEAN, &content, &c);
+	FIELD_TLV(d, field, tlv);
+	rc = typed_content(root_of(d), tlv, TAG_BOOLEAN, &content, &c);
 	if (rc)
 		return rc;
 	if (content.len != 1 || (c[0] != 0x00 && c[0] != 0xff))
@@ -957,4 +1029,43 @@ int vouch_der_span_eq(const uint8_t *root, struct vouch_span span, const uint8_t
 		      size_t want_len)
 {
 	return span.len == want_len && memcmp(root + span.off, want, want_len) == 0;
+}
+
+int vouch_der_children(const uint8_t *root, struct vouch_span tlv, struct vouch_span *kids,
+		       size_t max, size_t *count)
+{
+	struct header h;
+	size_t pos, end;
+	int rc;
+
+	if (!root || !kids || !count)
+		return -EINVAL;
+	*count = 0;
+	rc = read_header(root + tlv.off, tlv.len, &h);
+	if (rc)
+		return rc;
+	if (!h.constructed)
+		return -EBADMSG;
+	if (!h.indefinite && h.header_len + h.content_len != tlv.len)
+		return -EBADMSG;
+	/* An indefinite element ends with its end-of-contents octets. */
+	if (h.indefinite && (tlv.len < h.header_len + 2 || root[tlv.off + tlv.len - 2] != 0 ||
+			     root[tlv.off + tlv.len - 1] != 0))
+		return -EBADMSG;
+	pos = tlv.off + h.header_len;
+	end = tlv.off + tlv.len - (h.indefinite ? 2 : 0);
+	while (pos < end) {
+		size_t len;
+
+		/* measure() walks an indefinite child to its end-of-contents
+		 * and sizes a definite one from its header. */
+		rc = measure(root + pos, end - pos, &len);
+		if (rc)
+			return rc;
+		if (*count == max)
+			return -E2BIG;
+		kids[(*count)++] = (struct vouch_span){ pos, len };
+		pos += len;
+	}
+	return 0;
 }

@@ -212,6 +212,30 @@ int vouch_der_iter_init(struct vouch_der_iter *it, const uint8_t *root, struct v
 /* The next child's whole element: 1, 0 after the last, or -EBADMSG. */
 int vouch_der_iter_next(struct vouch_der_iter *it, struct vouch_span *child);
 
+/*
+ * Span getters: the getters above on an element given by its span of
+ * root instead of a path, with the same checks (the field readers shared
+ * by the parsers and the sandbox's reply check, asn1/sandbox_reply.c).
+ */
+int vouch_der_span_explicit(const uint8_t *root, struct vouch_span tlv, struct vouch_span *inner);
+int vouch_der_span_content(const uint8_t *root, struct vouch_span tlv, struct vouch_span *content);
+int vouch_der_span_oid(const uint8_t *root, struct vouch_span tlv, struct vouch_span *oid);
+int vouch_der_span_int(const uint8_t *root, struct vouch_span tlv, struct vouch_span *content);
+int vouch_der_span_uint32(const uint8_t *root, struct vouch_span tlv, uint32_t max,
+			  uint32_t *value);
+int vouch_der_span_bits(const uint8_t *root, struct vouch_span tlv, struct vouch_span *bytes);
+
+/*
+ * The children of the constructed BER or DER element at tlv of root, in
+ * order, each as its whole element (through the end-of-contents octets of
+ * an indefinite one): the walk libtasn1's paths do, for callers that have
+ * not decoded the element. Writes at most max spans: -E2BIG if there are
+ * more; -EBADMSG if tlv is not exactly one constructed element or a child
+ * is malformed. *count is the number written.
+ */
+int vouch_der_children(const uint8_t *root, struct vouch_span tlv, struct vouch_span *kids,
+		       size_t max, size_t *count);
+
 /* 1 if the whole element at tlv is the DER NULL (05 00), else 0. */
 int vouch_der_span_is_null(const uint8_t *root, struct vouch_span tlv);
 

@@ -23,17 +23,6 @@
 /* The largest pathLenConstraint accepted (anything real is tiny). */
 #define PATH_LEN_MAX 255
 
-static int read_time(const struct vouch_der *d, const char *field, const uint8_t *root,
-		     int64_t *out)
-{
-	struct vouch_span tlv;
-	int rc = vouch_der_tlv(d, field, &tlv);
-
-	if (rc == 0)
-		rc = vouch_der_time(root, tlv, out);
-	return rc == -ENOENT ? -EBADMSG : rc;
-}
-
 /* ---- Names (RFC 5280 §4.1.2.4) ---- */
 
 /*
@@ -117,21 +106,17 @@ static int read_atv(const uint8_t *root, struct vouch_span atv, struct vouch_x50
 	return rc;
 }
 
-static int read_name(const struct vouch_der *d, const char *field, const uint8_t *root,
-		     struct vouch_x509_name *name)
+static int read_name(const uint8_t *root, struct vouch_span raw, struct vouch_x509_name *name)
 {
 	struct vouch_der_iter rdns;
 	struct vouch_span rdn;
 	unsigned index = 0;
-	int rc = vouch_der_tlv(d, field, &name->raw);
-
 	/* The grammar has ANY here (libtasn1 then builds no node per
 	 * attribute); the structure is checked below: a SEQUENCE OF SET OF
 	 * AttributeTypeAndValue, canonical DER as the whole certificate is. */
-	if (rc == 0 && root[name->raw.off] != 0x30)
-		rc = -EBADMSG;
-	if (rc == 0)
-		rc = vouch_der_iter_init(&rdns, root, name->raw);
+	int rc = root[raw.off] == 0x30 ? vouch_der_iter_init(&rdns, root, raw) : -EBADMSG;
+
+	name->raw = raw;
 	while (rc == 0 && (rc = vouch_der_iter_next(&rdns, &rdn)) > 0) {
 		struct vouch_der_iter atvs;
 		struct vouch_span atv;
@@ -340,21 +325,20 @@ static int read_one_extension(struct vouch_x509_cert *cert, const uint8_t *root,
 	return rc;
 }
 
-static int read_extensions(const struct vouch_der *d, const uint8_t *root,
+static int read_extensions(const uint8_t *root, struct vouch_span tagged,
 			   struct vouch_x509_cert *cert)
 {
 	struct vouch_span oids[MAX_EXTENSIONS], list, ext;
 	struct vouch_der_iter it;
 	size_t n = 0;
-	int rc = vouch_der_explicit(d, "tbsCertificate.extensions", &list);
+	int rc;
 
-	if (rc == -ENOENT)
-		return 0;
+	if (tagged.len == 0)
+		return 0;                       /* OPTIONAL */
+	rc = vouch_der_span_explicit(root, tagged, &list);
 	/* ANY in the grammar, like the names: a SEQUENCE OF Extension here. */
-	if (rc == 0 && root[list.off] != 0x30)
-		rc = -EBADMSG;
 	if (rc == 0)
-		rc = vouch_der_iter_init(&it, root, list);
+		rc = root[list.off] == 0x30 ? vouch_der_iter_init(&it, root, list) : -EBADMSG;
 	while (rc == 0 && (rc = vouch_der_iter_next(&it, &ext)) > 0) {
 		if (n == MAX_EXTENSIONS)
 			return -EBADMSG;
@@ -373,19 +357,107 @@ static int read_extensions(const struct vouch_der *d, const uint8_t *root,
 
 /* ---- The certificate ---- */
 
-static int read_version_and_serial(const struct vouch_der *d, const uint8_t *root,
+/*
+ * The elements of a Certificate and its TBSCertificate (RFC 5280 §4.1),
+ * found by position; an OPTIONAL one absent has length 0.
+ */
+struct cert_layout {
+	struct vouch_span tbs, sig_alg, sig_value;
+	struct vouch_span version, serial, signature, issuer, validity, subject, spki;
+	struct vouch_span issuer_uid, subject_uid, extensions;
+};
+
+/* The next child of it, which must exist and carry tag. */
+static int next_tagged(struct vouch_der_iter *it, uint8_t tag, struct vouch_span *child)
+{
+	int rc = vouch_der_iter_next(it, child);
+
+	if (rc < 0)
+		return rc;
+	return rc == 1 && it->root[child->off] == tag ? 0 : -EBADMSG;
+}
+
+/* The next child of it if it carries tag (an OPTIONAL field), else none. */
+static int next_optional(struct vouch_der_iter *it, uint8_t tag, struct vouch_span *child)
+{
+	struct vouch_der_iter peek = *it;
+	struct vouch_span next;
+	int rc = vouch_der_iter_next(&peek, &next);
+
+	if (rc < 0)
+		return rc;
+	if (rc == 1 && it->root[next.off] == tag) {
+		*child = next;
+		*it = peek;
+	}
+	return 0;
+}
+
+static int split_tbs(const uint8_t *root, struct cert_layout *l)
+{
+	struct vouch_der_iter it;
+	struct vouch_span extra;
+	int rc = vouch_der_iter_init(&it, root, l->tbs);
+
+	if (rc == 0)
+		rc = next_optional(&it, 0xa0, &l->version);
+	if (rc == 0)
+		rc = next_tagged(&it, 0x02, &l->serial);
+	if (rc == 0)
+		rc = next_tagged(&it, 0x30, &l->signature);
+	if (rc == 0)
+		rc = next_tagged(&it, 0x30, &l->issuer);
+	if (rc == 0)
+		rc = next_tagged(&it, 0x30, &l->validity);
+	if (rc == 0)
+		rc = next_tagged(&it, 0x30, &l->subject);
+	if (rc == 0)
+		rc = next_tagged(&it, 0x30, &l->spki);
+	if (rc == 0)
+		rc = next_optional(&it, 0x81, &l->issuer_uid);
+	if (rc == 0)
+		rc = next_optional(&it, 0x82, &l->subject_uid);
+	if (rc == 0)
+		rc = next_optional(&it, 0xa3, &l->extensions);
+	if (rc == 0 && vouch_der_iter_next(&it, &extra) != 0)
+		rc = -EBADMSG;                  /* nothing else belongs there */
+	return rc;
+}
+
+/* Certificate ::= SEQUENCE { tbsCertificate, signatureAlgorithm, signatureValue } */
+static int split_certificate(const uint8_t *root, struct vouch_span raw, struct cert_layout *l)
+{
+	static const uint8_t tags[3] = { 0x30, 0x30, 0x03 };
+	struct vouch_span kids[3];
+	int rc;
+
+	memset(l, 0, sizeof(*l));
+	if (raw.len == 0 || root[raw.off] != 0x30)
+		return -EBADMSG;
+	rc = read_children(root, raw, kids, tags, 3);
+	if (rc)
+		return rc;
+	l->tbs = kids[0];
+	l->sig_alg = kids[1];
+	l->sig_value = kids[2];
+	return split_tbs(root, l);
+}
+
+static int read_version_and_serial(const uint8_t *root, const struct cert_layout *l,
 				   struct vouch_x509_cert *cert)
 {
 	uint32_t v = 0;
-	int rc = vouch_der_uint32(d, "tbsCertificate.version", 2, &v);
 	const uint8_t *c;
+	int rc = 0;
 
-	if (rc && rc != -ENOENT)
+	if (l->version.len)
+		rc = vouch_der_span_uint32(root, l->version, 2, &v);
+	if (rc)
 		return rc;
 	cert->version = (int)v + 1;             /* DEFAULT v1 when absent */
-	rc = vouch_der_content(d, "tbsCertificate.serialNumber", &cert->serial);
+	rc = vouch_der_span_content(root, l->serial, &cert->serial);
 	if (rc)
-		return rc == -ENOENT ? -EBADMSG : rc;
+		return rc;
 	c = root + cert->serial.off;
 	if (cert->serial.len == 0)
 		return -EBADMSG;
@@ -399,71 +471,83 @@ static int read_version_and_serial(const struct vouch_der *d, const uint8_t *roo
 }
 
 /* The signature algorithm inside and outside the TBS must be the same bytes. */
-static int read_signature(const struct vouch_der *d, const uint8_t *root,
+static int read_signature(const uint8_t *root, const struct cert_layout *l,
 			  struct vouch_x509_cert *cert)
 {
-	struct vouch_span inner;
-	int rc = vouch_der_tlv(d, "signatureAlgorithm", &cert->sig_alg);
-
-	if (rc == 0)
-		rc = vouch_der_tlv(d, "tbsCertificate.signature", &inner);
-	if (rc == 0 && !vouch_der_span_eq(root, inner, root + cert->sig_alg.off, cert->sig_alg.len))
-		rc = -EBADMSG;
-	if (rc == 0)
-		rc = vouch_der_bits(d, "signatureValue", &cert->sig);
-	return rc == -ENOENT ? -EBADMSG : rc;
+	cert->sig_alg = l->sig_alg;
+	if (!vouch_der_span_eq(root, l->signature, root + l->sig_alg.off, l->sig_alg.len))
+		return -EBADMSG;
+	return vouch_der_span_bits(root, l->sig_value, &cert->sig);
 }
 
 /* Fields of later versions: unique IDs need v2, extensions v3 (§4.1.2.8-9). */
-static int check_version_fields(const struct vouch_der *d, const struct vouch_x509_cert *cert)
+static int check_version_fields(const struct cert_layout *l, const struct vouch_x509_cert *cert)
 {
-	struct vouch_span span;
-
-	if (cert->version < 2 && (vouch_der_tlv(d, "tbsCertificate.issuerUniqueID", &span) == 0 ||
-				  vouch_der_tlv(d, "tbsCertificate.subjectUniqueID", &span) == 0))
+	if (cert->version < 2 && (l->issuer_uid.len || l->subject_uid.len))
 		return -EBADMSG;
-	if (cert->version < 3 && vouch_der_tlv(d, "tbsCertificate.extensions", &span) == 0)
+	if (cert->version < 3 && l->extensions.len)
 		return -EBADMSG;
 	return 0;
 }
 
-static int read_key(const struct vouch_der *d, const uint8_t *root, struct vouch_x509_cert *cert)
+/* Validity ::= SEQUENCE { notBefore Time, notAfter Time } */
+static int read_validity(const uint8_t *root, struct vouch_span validity,
+			 struct vouch_x509_cert *cert)
 {
-	struct vouch_asn1_spki spki;
-	int rc = vouch_der_tlv(d, "tbsCertificate.subjectPublicKeyInfo", &cert->spki);
+	static const uint8_t any[2] = { 0, 0 };
+	struct vouch_span kids[2];
+	int rc = read_children(root, validity, kids, any, 2);
 
-	if (rc)
-		return rc == -ENOENT ? -EBADMSG : rc;
+	if (rc == 0)
+		rc = vouch_der_time(root, kids[0], &cert->not_before);
+	if (rc == 0)
+		rc = vouch_der_time(root, kids[1], &cert->not_after);
+	return rc;
+}
+
+static int read_key(const uint8_t *root, struct vouch_span spki, struct vouch_x509_cert *cert)
+{
+	struct vouch_asn1_spki key;
+	int rc;
+
+	cert->spki = spki;
 	/* A key vouch cannot use still leaves a certificate to list. */
-	rc = vouch_asn1_spki_read(&spki, root, cert->spki);
+	rc = vouch_asn1_spki_read(&key, root, cert->spki);
 	return rc == -ENOPKG ? 0 : rc;
 }
 
-static int read_certificate(const struct vouch_der *d, const uint8_t *root,
-			    struct vouch_x509_cert *cert)
+int vouch_x509_read_fields(struct vouch_x509_cert *cert, const uint8_t *root,
+			   struct vouch_span span)
 {
+	struct cert_layout l;
 	int rc;
 
+	memset(cert, 0, sizeof(*cert));
+	cert->bytes = root;
+	cert->raw = span;
 	cert->path_len = -1;
-	rc = vouch_der_tlv(d, "tbsCertificate", &cert->tbs);
+	rc = split_certificate(root, span, &l);
+	cert->tbs = l.tbs;
 	if (rc == 0)
-		rc = read_signature(d, root, cert);
+		rc = read_signature(root, &l, cert);
 	if (rc == 0)
-		rc = read_version_and_serial(d, root, cert);
+		rc = read_version_and_serial(root, &l, cert);
 	if (rc == 0)
-		rc = check_version_fields(d, cert);
+		rc = check_version_fields(&l, cert);
 	if (rc == 0)
-		rc = read_name(d, "tbsCertificate.issuer", root, &cert->issuer);
+		rc = read_name(root, l.issuer, &cert->issuer);
 	if (rc == 0)
-		rc = read_name(d, "tbsCertificate.subject", root, &cert->subject);
+		rc = read_name(root, l.subject, &cert->subject);
 	if (rc == 0)
-		rc = read_time(d, "tbsCertificate.validity.notBefore", root, &cert->not_before);
+		rc = read_validity(root, l.validity, cert);
 	if (rc == 0)
-		rc = read_time(d, "tbsCertificate.validity.notAfter", root, &cert->not_after);
+		rc = read_key(root, l.spki, cert);
 	if (rc == 0)
-		rc = read_key(d, root, cert);
-	if (rc == 0)
-		rc = read_extensions(d, root, cert);
+		rc = read_extensions(root, l.extensions, cert);
+	if (rc == -ENOENT)
+		rc = -EBADMSG;
+	if (rc)
+		memset(cert, 0, sizeof(*cert));
 	return rc;
 }
 
@@ -473,20 +557,13 @@ int vouch_x509_read(struct vouch_x509_cert *cert, const uint8_t *root, struct vo
 	int rc;
 
 	memset(cert, 0, sizeof(*cert));
+	/* libtasn1 checks the whole structure and our walk its DER; the
+	 * fields are then read by position, as the sandbox reads them. */
 	rc = vouch_der_decode_span(&d, "Certificate", root, span, VOUCH_DER_STRICT);
 	if (rc)
 		return rc;
-	cert->bytes = root;
-	cert->raw = span;
-	rc = read_certificate(&d, root, cert);
 	vouch_der_free(&d);
-	/* libtasn1 lets a SEQUENCE end before its mandatory fields; a field
-	 * reported absent here was mandatory (MALFORMED.md row 2). */
-	if (rc == -ENOENT)
-		rc = -EBADMSG;
-	if (rc)
-		memset(cert, 0, sizeof(*cert));
-	return rc;
+	return vouch_x509_read_fields(cert, root, span);
 }
 
 /* see vouch/x509.h */
