@@ -14,12 +14,8 @@
 #include "der.h"
 #include "oid.h"
 #include "pem.h"
+#include "pkcs7_internal.h"
 #include "x509_internal.h"
-
-/* libtasn1 paths: a signer's prefix, an attribute's, and a whole path. */
-#define SIGNER_PATH_LEN 40
-#define ATTR_PATH_LEN 80
-#define PATH_MAX_LEN 128
 
 /* RFC 5652 §3: id-signedData, 1.2.840.113549.1.7.2. */
 VOUCH_OID(OID_SIGNED_DATA, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x07, 0x02);
@@ -43,36 +39,101 @@ void vouch_pkcs7_limits_default(struct vouch_pkcs7_limits *limits)
 	limits->flags = 0;
 }
 
-/* A parse in progress: the decoded SignedData and where things go. */
-struct ctx {
-	const uint8_t *root;
-	const struct vouch_pkcs7_limits *limits;
-	struct vouch_der sd;
-	struct vouch_pkcs7 *msg;
-};
-
 /* Absent OPTIONAL fields are not errors; absent mandatory ones are. */
 static int required(int rc)
 {
 	return rc == -ENOENT ? -EBADMSG : rc;
 }
 
-/* ---- The content ---- */
-
-static int read_content(struct ctx *c)
+static int check_limits(const struct vouch_pkcs7_limits *l)
 {
-	struct vouch_pkcs7 *msg = c->msg;
-	struct vouch_span inner, value;
-	uint8_t tag;
-	size_t cap;
+	return l->max_certs <= VOUCH_PKCS7_MAX_CERTS && l->max_signers <= VOUCH_PKCS7_MAX_SIGNERS
+		       ? 0 : -EINVAL;
+}
+
+/* A read in progress: where the message is and where things go. */
+struct ctx {
+	const uint8_t *root;
+	const struct vouch_pkcs7_limits *limits;
+	enum vouch_pkcs7_certs_mode mode;
+	struct vouch_pkcs7 *msg;
+	struct vouch_pkcs7_layout *where;
+};
+
+/* The most children any element read here may have before a limit says
+ * more (SignedData 6, SignerInfo 7, IssuerAndSerialNumber 2). */
+#define MAX_FIELDS 8
+
+/*
+ * The children of the constructed element at tlv, by position: each must
+ * carry its tag, or be absent when marked optional (tag | OPT), and there
+ * must be nothing else. A tag 0 takes any element.
+ */
+#define OPT 0x100u
+static int read_fields(const uint8_t *root, struct vouch_span tlv, const unsigned *tags,
+		       size_t n, struct vouch_span *out)
+{
+	struct vouch_span kids[MAX_FIELDS];
+	size_t count, k = 0;
+	int rc = vouch_der_children(root, tlv, kids, MAX_FIELDS, &count);
+
+	if (rc)
+		return rc == -E2BIG ? -EBADMSG : rc;
+	for (size_t i = 0; i < n; i++) {
+		unsigned tag = tags[i] & 0xff;
+		int match = k < count && (tag == 0 || root[kids[k].off] == tag);
+
+		out[i] = (struct vouch_span){ 0, 0 };
+		if (match)
+			out[i] = kids[k++];
+		else if (!(tags[i] & OPT))
+			return -EBADMSG;
+	}
+	return k == count ? 0 : -EBADMSG;
+}
+
+/* The children of a SET OF, at most max: more is -EBADMSG (a limit). */
+static int read_set(const uint8_t *root, struct vouch_span tlv, struct vouch_span *kids,
+		    size_t max, size_t *count)
+{
+	int rc = vouch_der_children(root, tlv, kids, max, count);
+
+	return rc == -E2BIG ? -EBADMSG : rc;
+}
+
+/* How many children a SET OF has, when only counted (unsigned attributes):
+ * more than max is -EBADMSG. */
+static int count_children(const uint8_t *root, struct vouch_span tlv, size_t max, size_t *count)
+{
+	struct vouch_span *kids = calloc(max + 1, sizeof(*kids));
 	int rc;
 
-	rc = vouch_der_oid(&c->sd, "encapContentInfo.eContentType", &msg->content_type);
+	if (!kids)
+		return -ENOMEM;
+	rc = read_set(root, tlv, kids, max + 1, count);
+	free(kids);
+	return rc;
+}
+
+/* ---- The content ---- */
+
+/* EncapsulatedContentInfo ::= SEQUENCE { eContentType OID, eContent [0] EXPLICIT ANY OPTIONAL } */
+static int read_content(struct ctx *c, struct vouch_span encap)
+{
+	static const unsigned tags[2] = { 0x06, 0xa0 | OPT };
+	struct vouch_pkcs7 *msg = c->msg;
+	struct vouch_span kids[2], inner, value;
+	uint8_t tag;
+	size_t cap;
+	int rc = read_fields(c->root, encap, tags, 2, kids);
+
+	if (rc == 0)
+		rc = vouch_der_span_oid(c->root, kids[0], &msg->content_type);
 	if (rc)
-		return required(rc);
-	rc = vouch_der_explicit(&c->sd, "encapContentInfo.eContent", &inner);
-	if (rc == -ENOENT)
+		return rc;
+	if (kids[1].len == 0)
 		return 0;                       /* detached */
+	rc = vouch_der_span_explicit(c->root, kids[1], &inner);
 	if (rc)
 		return rc;
 	msg->has_content = 1;
@@ -109,34 +170,43 @@ static int read_content(struct ctx *c)
 
 /* ---- Certificates ---- */
 
-static int read_certificates(struct ctx *c)
+static int read_one_certificate(struct ctx *c, struct vouch_span tlv, struct vouch_x509_cert *cert)
+{
+	int rc;
+
+	if (c->mode == VOUCH_PKCS7_CERTS_DECODE)
+		return vouch_x509_read(cert, c->root, tlv);
+	rc = vouch_der_check(c->root, tlv);
+	if (rc == 0)
+		rc = vouch_x509_read_fields(cert, c->root, tlv);
+	return rc;
+}
+
+static int read_certificates(struct ctx *c, struct vouch_span set)
 {
 	struct vouch_pkcs7 *msg = c->msg;
-	char path[PATH_MAX_LEN];
+	struct vouch_span choices[VOUCH_PKCS7_MAX_CERTS];
 	size_t n;
-	int rc = vouch_der_count(&c->sd, "certificates", &n);
+	int rc;
 
-	if (rc == -ENOENT)
+	if (set.len == 0)
 		return 0;
+	/* Skipped choices count too: the limits bound every loop. */
+	rc = read_set(c->root, set, choices, c->limits->max_certs, &n);
 	if (rc)
 		return rc;
-	/* Skipped choices count too: the limits bound every loop. */
-	if (n > c->limits->max_certs)
-		return -EBADMSG;
-	for (size_t i = 1; i <= n; i++) {
-		struct vouch_span tlv;
-
-		snprintf(path, sizeof(path), "certificates.?%zu", i);
-		rc = vouch_der_tlv(&c->sd, path, &tlv);
-		if (rc)
-			return required(rc);
-		if (c->root[tlv.off] != 0x30) {
+	if (c->where) {
+		memcpy(c->where->choices, choices, n * sizeof(choices[0]));
+		c->where->choice_count = n;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (c->root[choices[i].off] != 0x30) {
 			/* [0]..[3]: extended, attribute or other certificates */
 			msg->skipped_certs++;
 			continue;
 		}
 		/* Each certificate is DER, whatever the message's encoding. */
-		rc = vouch_x509_read(&msg->certs[msg->cert_count], c->root, tlv);
+		rc = read_one_certificate(c, choices[i], &msg->certs[msg->cert_count]);
 		if (rc)
 			return rc;
 		msg->cert_count++;
@@ -147,30 +217,29 @@ static int read_certificates(struct ctx *c)
 /* ---- Signers ---- */
 
 /* Read attribute values of one kind: count them, decode the first. */
-static int read_attr_values(struct ctx *c, const char *attr, const char *type, unsigned *count,
-			    struct vouch_span *first, int64_t *time)
+static int read_attr_values(struct ctx *c, struct vouch_span values, const char *type,
+			    unsigned *count, struct vouch_span *first, int64_t *time)
 {
-	char path[PATH_MAX_LEN];
-	struct vouch_span tlv;
+	struct vouch_der_iter it;
+	struct vouch_span tlv = { 0, 0 }, next;
 	struct vouch_der v;
-	size_t n;
-	int rc;
+	unsigned n = 0;
+	int rc = vouch_der_iter_init(&it, c->root, values);
 
-	snprintf(path, sizeof(path), "%s.attrValues", attr);
-	rc = vouch_der_count(&c->sd, path, &n);
+	while (rc == 0 && (rc = vouch_der_iter_next(&it, &next)) > 0) {
+		if (n++ == 0)
+			tlv = next;
+		rc = 0;
+	}
 	if (rc)
-		return required(rc);
+		return rc;
 	if (n == 0)
 		return -EBADMSG;                /* attrValues is SET SIZE (1..MAX) */
 	if (*count) {
-		*count += (unsigned)n;          /* a repeat: counted, the first kept */
+		*count += n;                    /* a repeat: counted, the first kept */
 		return 0;
 	}
-	*count = (unsigned)n;
-	snprintf(path, sizeof(path), "%s.attrValues.?1", attr);
-	rc = vouch_der_tlv(&c->sd, path, &tlv);
-	if (rc)
-		return required(rc);
+	*count = n;
 	if (time)
 		return vouch_der_time(c->root, tlv, time);
 	rc = vouch_der_decode_span(&v, type, c->root, tlv, VOUCH_DER_STRICT);
@@ -182,76 +251,87 @@ static int read_attr_values(struct ctx *c, const char *attr, const char *type, u
 	return rc;
 }
 
-static int read_signed_attrs(struct ctx *c, const char *si, struct vouch_pkcs7_signer *s)
+/* Attribute ::= SEQUENCE { attrType OID, attrValues SET OF ANY } */
+static int read_attribute(struct ctx *c, struct vouch_span attr, struct vouch_pkcs7_signer *s)
 {
-	char path[PATH_MAX_LEN];
-	size_t n;
-	int rc;
+	static const unsigned tags[2] = { 0x06, 0x31 };
+	struct vouch_span kids[2], oid;
+	int rc = c->root[attr.off] == 0x30 ? read_fields(c->root, attr, tags, 2, kids) : -EBADMSG;
 
-	snprintf(path, sizeof(path), "%s.signedAttrs", si);
-	rc = vouch_der_tlv(&c->sd, path, &s->signed_attrs);
-	if (rc == -ENOENT)
-		return 0;
+	if (rc == 0)
+		rc = vouch_der_span_oid(c->root, kids[0], &oid);
 	if (rc)
 		return rc;
-	s->has_signed_attrs = 1;
-	/* What the signature covers must be DER, whatever the message's
-	 * encoding (RFC 5652 §5.4). */
-	rc = vouch_der_check(c->root, s->signed_attrs);
-	if (rc == 0 && (c->limits->flags & VOUCH_PKCS7_STRICT_SET_ORDER))
-		rc = vouch_der_set_sorted(c->root, s->signed_attrs);
-	if (rc == 0)
-		rc = vouch_der_count(&c->sd, path, &n);
-	if (rc)
-		return required(rc);
-	if (n == 0 || n > c->limits->max_attrs)
-		return -EBADMSG;                /* SIZE (1..MAX), and the limit */
-	s->attr_count = n;
-	for (size_t i = 1; i <= n; i++) {
-		char attr[ATTR_PATH_LEN];
-		struct vouch_span oid;
-
-		snprintf(attr, sizeof(attr), "%s.signedAttrs.?%zu", si, i);
-		snprintf(path, sizeof(path), "%s.attrType", attr);
-		rc = vouch_der_oid(&c->sd, path, &oid);
-		if (rc)
-			return required(rc);
-		if (vouch_der_span_eq(c->root, oid, OID_ATTR_CONTENT_TYPE, sizeof(OID_ATTR_CONTENT_TYPE)))
-			rc = read_attr_values(c, attr, "ObjectIdentifier", &s->content_type_count,
-					      &s->content_type, NULL);
-		else if (vouch_der_span_eq(c->root, oid, OID_ATTR_MESSAGE_DIGEST,
-					   sizeof(OID_ATTR_MESSAGE_DIGEST)))
-			rc = read_attr_values(c, attr, "OctetString", &s->message_digest_count,
-					      &s->message_digest, NULL);
-		else if (vouch_der_span_eq(c->root, oid, OID_ATTR_SIGNING_TIME,
-					   sizeof(OID_ATTR_SIGNING_TIME)))
-			rc = read_attr_values(c, attr, NULL, &s->signing_time_count, NULL,
-					      &s->signing_time);
-		else if (vouch_der_span_eq(c->root, oid, OID_ATTR_SMIME_CAPS, sizeof(OID_ATTR_SMIME_CAPS)))
-			s->smime_caps_count++;
-		if (rc)
-			return rc;
-	}
+	if (vouch_der_span_eq(c->root, oid, OID_ATTR_CONTENT_TYPE, sizeof(OID_ATTR_CONTENT_TYPE)))
+		return read_attr_values(c, kids[1], "ObjectIdentifier", &s->content_type_count,
+					&s->content_type, NULL);
+	if (vouch_der_span_eq(c->root, oid, OID_ATTR_MESSAGE_DIGEST, sizeof(OID_ATTR_MESSAGE_DIGEST)))
+		return read_attr_values(c, kids[1], "OctetString", &s->message_digest_count,
+					&s->message_digest, NULL);
+	if (vouch_der_span_eq(c->root, oid, OID_ATTR_SIGNING_TIME, sizeof(OID_ATTR_SIGNING_TIME)))
+		return read_attr_values(c, kids[1], NULL, &s->signing_time_count, NULL,
+					&s->signing_time);
+	if (vouch_der_span_eq(c->root, oid, OID_ATTR_SMIME_CAPS, sizeof(OID_ATTR_SMIME_CAPS)))
+		s->smime_caps_count++;
 	return 0;
 }
 
-/* sid and version agree (RFC 5652 §5.3), and v3 signers need SignedData v3. */
-static int read_sid(struct ctx *c, const char *si, struct vouch_pkcs7_signer *s)
+static int read_signed_attrs(struct ctx *c, struct vouch_span tlv, struct vouch_pkcs7_signer *s)
 {
-	char path[PATH_MAX_LEN];
+	struct vouch_der_iter it;
+	struct vouch_span attr;
+	size_t n = 0;
 	int rc;
 
-	snprintf(path, sizeof(path), "%s.sid.issuerAndSerialNumber.issuer", si);
-	rc = vouch_der_tlv(&c->sd, path, &s->sid_issuer);
-	if (rc == 0) {
+	if (tlv.len == 0)
+		return 0;
+	s->signed_attrs = tlv;
+	s->has_signed_attrs = 1;
+	/* What the signature covers must be DER, whatever the message's
+	 * encoding (RFC 5652 §5.4). */
+	rc = vouch_der_check(c->root, tlv);
+	if (rc == 0 && (c->limits->flags & VOUCH_PKCS7_STRICT_SET_ORDER))
+		rc = vouch_der_set_sorted(c->root, tlv);
+	if (rc == 0)
+		rc = vouch_der_iter_init(&it, c->root, tlv);
+	while (rc == 0 && (rc = vouch_der_iter_next(&it, &attr)) > 0) {
+		n++;
+		rc = 0;
+	}
+	if (rc)
+		return rc;
+	if (n == 0 || n > c->limits->max_attrs)
+		return -EBADMSG;                /* SIZE (1..MAX), and the limit */
+	s->attr_count = n;
+	rc = vouch_der_iter_init(&it, c->root, tlv);
+	while (rc == 0 && (rc = vouch_der_iter_next(&it, &attr)) > 0)
+		rc = read_attribute(c, attr, s);
+	return rc;
+}
+
+/* sid and version agree (RFC 5652 §5.3), and v3 signers need SignedData v3. */
+static int read_sid(struct ctx *c, struct vouch_span sid, struct vouch_pkcs7_signer *s)
+{
+	static const unsigned tags[2] = { 0, 0x02 };
+	struct vouch_span kids[2];
+	int rc;
+
+	if (c->root[sid.off] == 0x30) {
+		/* issuerAndSerialNumber ::= SEQUENCE { issuer Name, serialNumber INTEGER } */
 		s->sid_kind = VOUCH_PKCS7_SID_ISSUER_SERIAL;
-		snprintf(path, sizeof(path), "%s.sid.issuerAndSerialNumber.serialNumber", si);
+		rc = read_fields(c->root, sid, tags, 2, kids);
+		if (rc == 0 && c->root[kids[0].off] != 0x30)
+			rc = -EBADMSG;
+		s->sid_issuer = kids[0];
 		/* The message is BER, so the walk has not checked this INTEGER. */
-		rc = required(vouch_der_int(&c->sd, path, &s->sid_serial));
-	} else if (rc == -ENOENT) {
+		if (rc == 0)
+			rc = vouch_der_span_int(c->root, kids[1], &s->sid_serial);
+	} else if ((c->root[sid.off] & 0xdf) == 0x80) {
+		/* subjectKeyIdentifier [0] IMPLICIT OCTET STRING */
 		s->sid_kind = VOUCH_PKCS7_SID_SKID;
-		snprintf(path, sizeof(path), "%s.sid.subjectKeyIdentifier", si);
-		rc = required(vouch_der_content(&c->sd, path, &s->sid_skid));
+		rc = vouch_der_span_content(c->root, sid, &s->sid_skid);
+	} else {
+		rc = -EBADMSG;
 	}
 	if (rc)
 		return rc;
@@ -262,50 +342,41 @@ static int read_sid(struct ctx *c, const char *si, struct vouch_pkcs7_signer *s)
 	return 0;
 }
 
-static int read_signer(struct ctx *c, size_t index, struct vouch_pkcs7_signer *s)
+/*
+ * SignerInfo ::= SEQUENCE { version, sid, digestAlgorithm, signedAttrs [0]
+ * OPTIONAL, signatureAlgorithm, signature OCTET STRING, unsignedAttrs [1]
+ * OPTIONAL }
+ */
+static int read_signer(struct ctx *c, struct vouch_span whole, struct vouch_pkcs7_signer *s,
+		       struct vouch_pkcs7_signer_layout *l)
 {
-	char si[SIGNER_PATH_LEN], path[PATH_MAX_LEN];
-	struct vouch_span sig_tlv, unsigned_attrs;
+	static const unsigned tags[7] = { 0x02, 0, 0x30, 0xa0 | OPT, 0x30, 0, 0xa1 | OPT };
+	struct vouch_span f[7];
 	uint32_t version;
 	size_t n_unsigned = 0;
-	int rc;
+	int rc = c->root[whole.off] == 0x30 ? read_fields(c->root, whole, tags, 7, f) : -EBADMSG;
 
-	snprintf(si, sizeof(si), "signerInfos.?%zu", index);
-	snprintf(path, sizeof(path), "%s.version", si);
-	rc = vouch_der_uint32(&c->sd, path, 255, &version);
+	if (rc == 0)
+		rc = vouch_der_span_uint32(c->root, f[0], 255, &version);
 	if (rc)
-		return required(rc);
+		return rc;
+	*l = (struct vouch_pkcs7_signer_layout){ whole, f[0], f[1], f[2], f[3], f[4], f[5], f[6] };
 	if (version != 1 && version != 3)
 		return -EBADMSG;
 	s->version = (int)version;
-	rc = read_sid(c, si, s);
-	if (rc == 0) {
-		snprintf(path, sizeof(path), "%s.digestAlgorithm", si);
-		rc = required(vouch_der_tlv(&c->sd, path, &s->digest_alg));
-	}
+	rc = read_sid(c, f[1], s);
+	s->digest_alg = f[2];
 	if (rc == 0)
-		rc = read_signed_attrs(c, si, s);
-	if (rc == 0) {
-		snprintf(path, sizeof(path), "%s.signatureAlgorithm", si);
-		rc = required(vouch_der_tlv(&c->sd, path, &s->sig_alg));
-	}
-	if (rc == 0) {
-		/* A signature value is one primitive, canonical OCTET STRING. */
-		snprintf(path, sizeof(path), "%s.signature", si);
-		rc = required(vouch_der_tlv(&c->sd, path, &sig_tlv));
-		if (rc == 0)
-			rc = vouch_der_check(c->root, sig_tlv);
-		if (rc == 0)
-			rc = vouch_der_content(&c->sd, path, &s->signature);
-	}
-	if (rc)
+		rc = read_signed_attrs(c, f[3], s);
+	s->sig_alg = f[4];
+	/* A signature value is one primitive, canonical OCTET STRING. */
+	if (rc == 0)
+		rc = (c->root[f[5].off] & 0xdf) == 0x04 ? vouch_der_check(c->root, f[5]) : -EBADMSG;
+	if (rc == 0)
+		rc = vouch_der_span_content(c->root, f[5], &s->signature);
+	if (rc || f[6].len == 0)
 		return rc;
-	snprintf(path, sizeof(path), "%s.unsignedAttrs", si);
-	rc = vouch_der_tlv(&c->sd, path, &unsigned_attrs);
-	if (rc == -ENOENT)
-		return 0;
-	if (rc == 0)
-		rc = vouch_der_count(&c->sd, path, &n_unsigned);
+	rc = count_children(c->root, f[6], c->limits->max_attrs, &n_unsigned);
 	if (rc)
 		return rc;
 	if (s->attr_count + n_unsigned > c->limits->max_attrs)
@@ -314,94 +385,134 @@ static int read_signer(struct ctx *c, size_t index, struct vouch_pkcs7_signer *s
 	return 0;
 }
 
-static int read_signers(struct ctx *c)
+static int read_signers(struct ctx *c, struct vouch_span set)
 {
-	struct vouch_pkcs7 *msg = c->msg;
+	struct vouch_pkcs7_layout scratch;
+	struct vouch_pkcs7_layout *where = c->where ? c->where : &scratch;
+	struct vouch_span infos[VOUCH_PKCS7_MAX_SIGNERS];
 	size_t n;
-	int rc = vouch_der_count(&c->sd, "signerInfos", &n);
-
-	if (rc)
-		return required(rc);
 	/* No signers parses (a certificates-only message); the verifier
 	 * refuses to accept it. */
-	if (n > c->limits->max_signers)
-		return -EBADMSG;
-	for (size_t i = 1; i <= n; i++) {
-		rc = read_signer(c, i, &msg->signers[i - 1]);
-		if (rc)
-			return rc;
-		msg->signer_count = i;
+	int rc = read_set(c->root, set, infos, c->limits->max_signers, &n);
+
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		rc = read_signer(c, infos[i], &c->msg->signers[i], &where->signers[i]);
+		if (rc == 0)
+			c->msg->signer_count = where->signer_count = i + 1;
 	}
-	return 0;
+	return rc;
 }
 
 /* ---- SignedData and ContentInfo ---- */
 
-static int read_signed_data(struct ctx *c)
+/*
+ * SignedData ::= SEQUENCE { version, digestAlgorithms SET OF, encapContentInfo,
+ * certificates [0] OPTIONAL, crls [1] OPTIONAL, signerInfos SET OF }
+ */
+static int read_signed_data(struct ctx *c, struct vouch_span sd)
 {
+	static const unsigned tags[6] = { 0x02, 0x31, 0x30, 0xa0 | OPT, 0xa1 | OPT, 0x31 };
 	struct vouch_pkcs7 *msg = c->msg;
-	char path[PATH_MAX_LEN];
-	struct vouch_span crls;
+	struct vouch_span f[6];
 	uint32_t version;
-	size_t n;
-	int rc;
+	int rc = c->root[sd.off] == 0x30 ? read_fields(c->root, sd, tags, 6, f) : -EBADMSG;
 
-	rc = vouch_der_uint32(&c->sd, "version", 255, &version);
+	if (rc == 0)
+		rc = vouch_der_span_uint32(c->root, f[0], 255, &version);
 	if (rc)
-		return required(rc);
+		return rc;
+	if (c->where) {
+		c->where->version = f[0];
+		c->where->digest_algs = f[1];
+		c->where->encap = f[2];
+		c->where->certs = f[3];
+		c->where->crls = f[4];
+		c->where->signer_infos = f[5];
+	}
 	if (version != 1 && version != 3)
 		return -EBADMSG;                /* MALFORMED.md N4 */
 	msg->version = (int)version;
-	rc = vouch_der_count(&c->sd, "digestAlgorithms", &n);
-	if (rc)
-		return required(rc);
-	if (n > VOUCH_PKCS7_MAX_DIGEST_ALGS)
-		return -EBADMSG;
-	for (size_t i = 1; i <= n; i++) {
-		snprintf(path, sizeof(path), "digestAlgorithms.?%zu", i);
-		rc = vouch_der_tlv(&c->sd, path, &msg->digest_algs[i - 1]);
-		if (rc)
-			return required(rc);
-	}
-	msg->digest_alg_count = n;
-	rc = read_content(c);
+	rc = read_set(c->root, f[1], msg->digest_algs, VOUCH_PKCS7_MAX_DIGEST_ALGS,
+		      &msg->digest_alg_count);
 	if (rc == 0)
-		rc = read_certificates(c);
+		rc = read_content(c, f[2]);
+	if (rc == 0)
+		rc = read_certificates(c, f[3]);
 	if (rc)
 		return rc;
-	msg->has_crls = vouch_der_tlv(&c->sd, "crls", &crls) == 0;
-	return read_signers(c);
+	msg->has_crls = f[4].len != 0;
+	return read_signers(c, f[5]);
 }
 
-static int check_limits(const struct vouch_pkcs7_limits *l)
+/* ContentInfo ::= SEQUENCE { contentType OID, content [0] EXPLICIT ANY } */
+static int find_signed_data(const uint8_t *root, size_t len, struct vouch_span *type,
+			    struct vouch_span *signed_data)
 {
-	return l->max_certs <= VOUCH_PKCS7_MAX_CERTS && l->max_signers <= VOUCH_PKCS7_MAX_SIGNERS
-		       ? 0 : -EINVAL;
+	static const unsigned tags[2] = { 0x06, 0xa0 | OPT };
+	struct vouch_span kids[2], oid;
+	int rc = len && root[0] == 0x30 ? read_fields(root, (struct vouch_span){ 0, len }, tags, 2, kids)
+				      : -EBADMSG;
+
+	if (rc == 0)
+		rc = vouch_der_span_oid(root, kids[0], &oid);
+	if (rc == 0 && !vouch_der_span_eq(root, oid, OID_SIGNED_DATA, sizeof(OID_SIGNED_DATA)))
+		rc = -ENOPKG;                   /* EnvelopedData, DigestedData, ... */
+	if (rc == 0)
+		rc = kids[1].len ? vouch_der_span_explicit(root, kids[1], signed_data) : -EBADMSG;
+	*type = kids[0];
+	return rc;
 }
 
-static int read_message(struct ctx *c, size_t len)
+int vouch_pkcs7_read_fields(struct vouch_pkcs7 *msg, const uint8_t *buf, size_t len,
+			    const struct vouch_pkcs7_limits *limits,
+			    enum vouch_pkcs7_certs_mode mode, struct vouch_pkcs7_layout *layout)
 {
-	struct vouch_der ci;
+	struct ctx c = { buf, limits, mode, msg, layout };
+	struct vouch_span type, sd;
+	int rc;
+
+	if (layout)
+		memset(layout, 0, sizeof(*layout));
+	rc = find_signed_data(buf, len, &type, &sd);
+	if (rc)
+		return rc;
+	if (layout) {
+		layout->content_type = type;
+		layout->signed_data = sd;
+	}
+	rc = read_signed_data(&c, sd);
+	return rc == -ENOENT ? -EBADMSG : rc;
+}
+
+/*
+ * libtasn1 checks the structure (the ContentInfo, then the SignedData in
+ * it, so that a content type other than signedData is -ENOPKG before its
+ * content is looked at); the fields are then read by position, as the
+ * sandbox's parent reads them.
+ */
+static int read_message(struct vouch_pkcs7 *msg, const uint8_t *buf, size_t len,
+			const struct vouch_pkcs7_limits *limits)
+{
+	struct vouch_der ci, sd;
 	struct vouch_span type, signed_data;
 	int rc;
 
-	rc = vouch_der_decode(&ci, "ContentInfo", c->root, len, VOUCH_DER_BER);
+	rc = vouch_der_decode(&ci, "ContentInfo", buf, len, VOUCH_DER_BER);
 	if (rc)
 		return rc;
 	rc = required(vouch_der_oid(&ci, "contentType", &type));
-	if (rc == 0 && !vouch_der_span_eq(c->root, type, OID_SIGNED_DATA, sizeof(OID_SIGNED_DATA)))
+	if (rc == 0 && !vouch_der_span_eq(buf, type, OID_SIGNED_DATA, sizeof(OID_SIGNED_DATA)))
 		rc = -ENOPKG;                   /* EnvelopedData, DigestedData, ... */
 	if (rc == 0)
 		rc = required(vouch_der_explicit(&ci, "content", &signed_data));
 	vouch_der_free(&ci);
 	if (rc)
 		return rc;
-	rc = vouch_der_decode_span(&c->sd, "SignedData", c->root, signed_data, VOUCH_DER_BER);
+	rc = vouch_der_decode_span(&sd, "SignedData", buf, signed_data, VOUCH_DER_BER);
 	if (rc)
 		return rc;
-	rc = read_signed_data(c);
-	vouch_der_free(&c->sd);
-	return rc;
+	vouch_der_free(&sd);
+	return vouch_pkcs7_read_fields(msg, buf, len, limits, VOUCH_PKCS7_CERTS_DECODE, NULL);
 }
 
 /*
@@ -410,7 +521,7 @@ static int read_message(struct ctx *c, size_t len)
  * the first cert_count are ever read. Clearing them all cost more than
  * parsing a certificate's SignedData fields.
  */
-static struct vouch_pkcs7 *new_message(void)
+struct vouch_pkcs7 *vouch_pkcs7_new_message(const uint8_t *buf, size_t len)
 {
 	struct vouch_pkcs7 *msg = malloc(sizeof(*msg));
 	size_t before = offsetof(struct vouch_pkcs7, certs);
@@ -419,6 +530,8 @@ static struct vouch_pkcs7 *new_message(void)
 	if (msg) {
 		memset(msg, 0, before);
 		memset((uint8_t *)msg + after, 0, sizeof(*msg) - after);
+		msg->bytes = buf;
+		msg->raw = (struct vouch_span){ 0, len };
 	}
 	return msg;
 }
@@ -428,7 +541,7 @@ int vouch_pkcs7_parse(struct vouch_pkcs7 **out, const uint8_t *buf, size_t len,
 		      const struct vouch_pkcs7_limits *limits)
 {
 	struct vouch_pkcs7_limits defaults;
-	struct ctx c;
+	struct vouch_pkcs7 *msg;
 	int rc;
 
 	if (!out)
@@ -442,22 +555,17 @@ int vouch_pkcs7_parse(struct vouch_pkcs7 **out, const uint8_t *buf, size_t len,
 		return -EINVAL;
 	if (len > limits->max_input || len > VOUCH_DER_MAX_LEN)
 		return -E2BIG;
-	memset(&c, 0, sizeof(c));
-	c.root = buf;
-	c.limits = limits;
-	c.msg = new_message();
-	if (!c.msg)
+	msg = vouch_pkcs7_new_message(buf, len);
+	if (!msg)
 		return -ENOMEM;
-	c.msg->bytes = buf;
-	c.msg->raw = (struct vouch_span){ 0, len };
-	rc = read_message(&c, len);
+	rc = read_message(msg, buf, len, limits);
 	if (rc == -ENOENT)
 		rc = -EBADMSG;                  /* a mandatory field absent (MALFORMED.md row 2) */
 	if (rc) {
-		vouch_pkcs7_free(c.msg);
+		vouch_pkcs7_free(msg);
 		return rc;
 	}
-	*out = c.msg;
+	*out = msg;
 	return 0;
 }
 
