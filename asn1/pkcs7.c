@@ -491,7 +491,7 @@ int vouch_pkcs7_read_fields(struct vouch_pkcs7 *msg, const uint8_t *buf, size_t 
  * sandbox's parent reads them.
  */
 static int read_message(struct vouch_pkcs7 *msg, const uint8_t *buf, size_t len,
-			const struct vouch_pkcs7_limits *limits)
+			const struct vouch_pkcs7_limits *limits, struct vouch_pkcs7_layout *layout)
 {
 	struct vouch_der ci, sd;
 	struct vouch_span type, signed_data;
@@ -512,7 +512,7 @@ static int read_message(struct vouch_pkcs7 *msg, const uint8_t *buf, size_t len,
 	if (rc)
 		return rc;
 	vouch_der_free(&sd);
-	return vouch_pkcs7_read_fields(msg, buf, len, limits, VOUCH_PKCS7_CERTS_DECODE, NULL);
+	return vouch_pkcs7_read_fields(msg, buf, len, limits, VOUCH_PKCS7_CERTS_DECODE, layout);
 }
 
 /*
@@ -540,6 +540,13 @@ struct vouch_pkcs7 *vouch_pkcs7_new_message(const uint8_t *buf, size_t len)
 int vouch_pkcs7_parse(struct vouch_pkcs7 **out, const uint8_t *buf, size_t len,
 		      const struct vouch_pkcs7_limits *limits)
 {
+	return vouch_pkcs7_parse_layout(out, buf, len, limits, NULL);
+}
+
+int vouch_pkcs7_parse_layout(struct vouch_pkcs7 **out, const uint8_t *buf, size_t len,
+			     const struct vouch_pkcs7_limits *limits,
+			     struct vouch_pkcs7_layout *layout)
+{
 	struct vouch_pkcs7_limits defaults;
 	struct vouch_pkcs7 *msg;
 	int rc;
@@ -558,7 +565,7 @@ int vouch_pkcs7_parse(struct vouch_pkcs7 **out, const uint8_t *buf, size_t len,
 	msg = vouch_pkcs7_new_message(buf, len);
 	if (!msg)
 		return -ENOMEM;
-	rc = read_message(msg, buf, len, limits);
+	rc = read_message(msg, buf, len, limits, layout);
 	if (rc == -ENOENT)
 		rc = -EBADMSG;                  /* a mandatory field absent (MALFORMED.md row 2) */
 	if (rc) {

@@ -46,6 +46,11 @@ int vouch_pkcs7_read_fields(struct vouch_pkcs7 *msg, const uint8_t *buf, size_t 
 			    const struct vouch_pkcs7_limits *limits,
 			    enum vouch_pkcs7_certs_mode mode, struct vouch_pkcs7_layout *layout);
 
+/* vouch_pkcs7_parse(), also giving the layout (may be NULL): the worker's call. */
+int vouch_pkcs7_parse_layout(struct vouch_pkcs7 **out, const uint8_t *buf, size_t len,
+			     const struct vouch_pkcs7_limits *limits,
+			     struct vouch_pkcs7_layout *layout);
+
 /* A cleared message for vouch_pkcs7_read_fields() (free with vouch_pkcs7_free()). */
 struct vouch_pkcs7 *vouch_pkcs7_new_message(const uint8_t *buf, size_t len);
 

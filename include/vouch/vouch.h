@@ -16,6 +16,7 @@
 #include <vouch/pubkey.h>
 #include <vouch/x509.h>
 #include <vouch/pkcs7.h>
+#include <vouch/sandbox.h>
 #include <vouch/keyring.h>
 #include <vouch/verify.h>
 #include <vouch/fw.h>

@@ -1,0 +1,464 @@
+/*
+ * The sandbox's parent side (see vouch/sandbox.h): starting, feeding,
+ * timing out and reaping the parse worker, and handing its replies to
+ * sandbox_reply.c. The worker itself is parse-worker.c.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <vouch/sandbox.h>
+
+#include "der.h"
+#include "sandbox_internal.h"
+#include "sandbox_wire.h"
+
+#include "sandbox_config.h"     /* VOUCH_PARSE_WORKER_PATH, the installed worker */
+#ifndef CLONE_PIDFD
+#define CLONE_PIDFD 0x00001000
+#endif
+#ifndef P_PIDFD
+#define P_PIDFD 3
+#endif
+
+/* The worker's end of the channel, as parse-worker.c expects it. */
+#define WORKER_FD 3
+/* The child's stack between clone() and execve(). */
+#define SPAWN_STACK (64u << 10)
+/* The largest reply: a header and a layout. */
+#define MAX_REPLY (sizeof(struct vouch_sbw_reply) + sizeof(struct vouch_sbw_layout))
+
+struct vouch_sandbox {
+	pthread_mutex_t lock;
+	unsigned flags;
+	unsigned timeout_ms;
+	uint64_t memory_limit;
+	char worker[PATH_MAX];
+	/* The running worker, if sock >= 0; owner is the pid that started it. */
+	int sock, pidfd;
+	pid_t owner;
+	int last_signal;
+	long last_syscall;
+	uint32_t fault;         /* tests: the fault the next request asks for */
+	uint64_t fault_arg;
+};
+
+/* see vouch/sandbox.h */
+int vouch_sandbox_new(struct vouch_sandbox **out, const struct vouch_sandbox_opts *opts)
+{
+	static const struct vouch_sandbox_opts defaults;
+	struct vouch_sandbox *sb;
+	const char *path;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	if (!opts)
+		opts = &defaults;
+	path = opts->worker_path;
+	if (!path)
+		path = secure_getenv("VOUCH_PARSE_WORKER");
+	if (!path || !*path)
+		path = VOUCH_PARSE_WORKER_PATH;
+	if (strlen(path) >= sizeof(sb->worker))
+		return -EINVAL;
+	sb = calloc(1, sizeof(*sb));
+	if (!sb)
+		return -ENOMEM;
+	if (pthread_mutex_init(&sb->lock, NULL)) {
+		free(sb);
+		return -ENOMEM;
+	}
+	sb->flags = opts->flags;
+	sb->timeout_ms = opts->timeout_ms ? opts->timeout_ms : VOUCH_SANDBOX_TIMEOUT_MS;
+	sb->memory_limit = opts->memory_limit ? opts->memory_limit : VOUCH_SANDBOX_MEMORY_LIMIT;
+	strcpy(sb->worker, path);
+	sb->sock = sb->pidfd = -1;
+	sb->last_syscall = -1;
+	*out = sb;
+	return 0;
+}
+
+/* ---- The worker's life ---- */
+
+struct spawn_args {
+	const char *path;
+	int fd;
+	char *const *argv;
+};
+
+/*
+ * The child, on its own stack in the parent's memory (CLONE_VM) while the
+ * parent waits (CLONE_VFORK): only async-signal-safe calls until execve.
+ * The parent blocked every signal around clone(), so no handler of the
+ * host runs here; execve() then resets the handlers.
+ */
+static int spawn_child(void *p)
+{
+	const struct spawn_args *a = p;
+	static char *const envp[] = { NULL };
+
+	/* dup2 clears O_CLOEXEC, except onto itself. */
+	if (a->fd == WORKER_FD ? fcntl(WORKER_FD, F_SETFD, 0) < 0 : dup2(a->fd, WORKER_FD) < 0)
+		_exit(127);
+	execve(a->path, a->argv, envp);
+	_exit(127);
+}
+
+static int now_ms(int64_t *t)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	*t = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return 0;
+}
+
+/* Reap the worker through its pidfd, recording how it ended. */
+static void reap(struct vouch_sandbox *sb)
+{
+	siginfo_t info;
+
+	memset(&info, 0, sizeof(info));
+	/* __WALL: a child whose exit signal is 0 is a "clone" child. */
+	if (syscall(SYS_waitid, P_PIDFD, sb->pidfd, &info, WEXITED | __WALL, NULL) == 0 &&
+	    (info.si_code == CLD_KILLED || info.si_code == CLD_DUMPED))
+		sb->last_signal = info.si_status;
+}
+
+/* Kill and reap the worker, if there is one this process owns. */
+static void stop_worker(struct vouch_sandbox *sb)
+{
+	if (sb->sock < 0)
+		return;
+	close(sb->sock);
+	if (sb->owner == getpid()) {
+		syscall(SYS_pidfd_send_signal, sb->pidfd, SIGKILL, NULL, 0);
+		reap(sb);
+	}
+	/* In a forked child the pidfd names the parent's worker: only close. */
+	close(sb->pidfd);
+	sb->sock = sb->pidfd = -1;
+}
+
+static int start_worker(struct vouch_sandbox *sb)
+{
+	char mem[24], flags[16];
+	char *argv[] = { (char *)"vouch-parse-worker", mem, flags, NULL };
+	struct spawn_args a = { sb->worker, -1, argv };
+	sigset_t all, old;
+	int sv[2], pidfd = -1;
+	void *stack;
+	pid_t pid;
+
+	snprintf(mem, sizeof(mem), "%llu", (unsigned long long)sb->memory_limit);
+	snprintf(flags, sizeof(flags), "%u", sb->flags);
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		return -ECHILD;
+	stack = mmap(NULL, SPAWN_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK,
+		     -1, 0);
+	if (stack == MAP_FAILED) {
+		close(sv[0]);
+		close(sv[1]);
+		return -ENOMEM;
+	}
+	a.fd = sv[1];
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	/* Exit signal 0 (the low byte of the flags): no SIGCHLD to steal. */
+	pid = clone(spawn_child, (char *)stack + SPAWN_STACK, CLONE_VM | CLONE_VFORK | CLONE_PIDFD,
+		    &a, &pidfd);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	munmap(stack, SPAWN_STACK);
+	close(sv[1]);
+	if (pid < 0) {
+		close(sv[0]);
+		return -ECHILD;
+	}
+	fcntl(sv[0], F_SETFL, O_NONBLOCK);
+	sb->sock = sv[0];
+	sb->pidfd = pidfd;
+	sb->owner = getpid();
+	return 0;
+}
+
+/* ---- One exchange ---- */
+
+/* Wait until the socket is ready for events or the deadline passes. */
+static int wait_ready(int fd, short events, int64_t deadline)
+{
+	struct pollfd p = { fd, events, 0 };
+	int64_t t;
+	int n;
+
+	do {
+		now_ms(&t);
+		if (t >= deadline)
+			return -ETIMEDOUT;
+		n = poll(&p, 1, (int)(deadline - t));
+	} while (n < 0 && errno == EINTR);
+	if (n == 0)
+		return -ETIMEDOUT;
+	return n < 0 ? -ECHILD : 0;
+}
+
+static int send_all(int fd, const void *buf, size_t len, int64_t deadline)
+{
+	const uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = send(fd, p, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+
+		if (n > 0) {
+			p += n;
+			len -= (size_t)n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
+			return -ECHILD;         /* the worker is gone */
+		int rc = wait_ready(fd, POLLOUT, deadline);
+
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int recv_all(int fd, void *buf, size_t len, int64_t deadline)
+{
+	uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = recv(fd, p, len, MSG_DONTWAIT);
+
+		if (n > 0) {
+			p += n;
+			len -= (size_t)n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
+			return -ECHILD;         /* closed: the worker died */
+		int rc = wait_ready(fd, POLLIN, deadline);
+
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/*
+ * Send a request and read the reply's header and payload (at most
+ * MAX_REPLY bytes). A trap report ends the exchange with -ECHILD.
+ */
+static int exchange(struct vouch_sandbox *sb, const struct vouch_sbw_request *req,
+		    const uint8_t *buf, struct vouch_sbw_reply *rep, uint8_t *payload)
+{
+	int64_t deadline;
+	int rc;
+
+	now_ms(&deadline);
+	deadline += sb->timeout_ms;
+	rc = send_all(sb->sock, req, sizeof(*req), deadline);
+	if (rc == 0)
+		rc = send_all(sb->sock, buf, req->len, deadline);
+	if (rc == 0)
+		rc = recv_all(sb->sock, rep, sizeof(*rep), deadline);
+	if (rc)
+		return rc;
+	if (rep->magic == VOUCH_SBW_TRAP_MAGIC) {
+		sb->last_syscall = (long)rep->op;
+		return -ECHILD;
+	}
+	if (rep->magic != VOUCH_SBW_REPLY_MAGIC || rep->op != req->op ||
+	    rep->len > MAX_REPLY - sizeof(*rep))
+		return -ECHILD;
+	return recv_all(sb->sock, payload, rep->len, deadline);
+}
+
+/*
+ * One request through the worker: start one if there is none (or it
+ * belongs to the process this one forked from), exchange, and stop it
+ * after a failure, or after every request in one-shot mode.
+ * check() turns the reply into the result.
+ */
+typedef int (*check_fn)(void *ctx, int32_t rc, const uint8_t *payload, size_t len);
+
+static int request(struct vouch_sandbox *sb, struct vouch_sbw_request *req, const uint8_t *buf,
+		   check_fn check, void *ctx)
+{
+	struct vouch_sbw_reply rep;
+	uint8_t payload[MAX_REPLY];
+	int rc;
+
+	pthread_mutex_lock(&sb->lock);
+	req->fault = sb->fault;
+	req->fault_arg = sb->fault_arg;
+	if (sb->sock >= 0 && sb->owner != getpid())
+		stop_worker(sb);                /* forked: never talk to the parent's worker */
+	rc = sb->sock < 0 ? start_worker(sb) : 0;
+	if (rc == 0)
+		rc = exchange(sb, req, buf, &rep, payload);
+	if (rc == 0)
+		rc = check(ctx, rep.rc, payload, rep.len);
+	/* A worker that failed, timed out or lied is not asked again. */
+	if ((rc == -ECHILD || rc == -ETIMEDOUT) || (sb->flags & VOUCH_SANDBOX_ONE_SHOT))
+		stop_worker(sb);
+	pthread_mutex_unlock(&sb->lock);
+	return rc;
+}
+
+static struct vouch_sbw_request new_request(uint32_t op, size_t len)
+{
+	struct vouch_sbw_request req;
+
+	memset(&req, 0, sizeof(req));
+	req.magic = VOUCH_SBW_REQUEST_MAGIC;
+	req.op = op;
+	req.len = len;
+	return req;
+}
+
+/* ---- The requests ---- */
+
+struct pkcs7_ctx {
+	struct vouch_pkcs7 **out;
+	const uint8_t *der;
+	size_t len;
+	const struct vouch_pkcs7_limits *limits;
+};
+
+static int check_pkcs7(void *p, int32_t rc, const uint8_t *payload, size_t len)
+{
+	struct pkcs7_ctx *c = p;
+
+	return vouch_sbw_check_pkcs7(c->out, c->der, c->len, c->limits, rc, payload, len);
+}
+
+/* see vouch/sandbox.h */
+int vouch_sandbox_pkcs7_parse(struct vouch_sandbox *sb, struct vouch_pkcs7 **out,
+			      const uint8_t *der, size_t len,
+			      const struct vouch_pkcs7_limits *limits)
+{
+	struct vouch_pkcs7_limits defaults;
+	struct pkcs7_ctx c = { out, der, len, limits };
+	struct vouch_sbw_request req;
+
+	/* vouch_pkcs7_parse()'s argument checks, in its order. */
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	if (!limits) {
+		vouch_pkcs7_limits_default(&defaults);
+		c.limits = limits = &defaults;
+	}
+	if (!sb || !der || limits->max_certs > VOUCH_PKCS7_MAX_CERTS ||
+	    limits->max_signers > VOUCH_PKCS7_MAX_SIGNERS)
+		return -EINVAL;
+	if (len > limits->max_input || len > VOUCH_DER_MAX_LEN)
+		return -E2BIG;
+	req = new_request(VOUCH_SBW_PKCS7, len);
+	req.max_input = limits->max_input;
+	req.max_certs = limits->max_certs;
+	req.max_signers = limits->max_signers;
+	req.max_attrs = limits->max_attrs;
+	req.max_fragments = limits->max_fragments;
+	req.flags = limits->flags;
+	return request(sb, &req, der, check_pkcs7, &c);
+}
+
+struct x509_ctx {
+	struct vouch_x509_cert **out;
+	const uint8_t *der;
+	size_t len;
+};
+
+static int check_x509(void *p, int32_t rc, const uint8_t *payload, size_t len)
+{
+	struct x509_ctx *c = p;
+
+	return vouch_sbw_check_x509(c->out, c->der, c->len, rc, payload, len);
+}
+
+/* see vouch/sandbox.h */
+int vouch_sandbox_x509_parse(struct vouch_sandbox *sb, struct vouch_x509_cert **out,
+			     const uint8_t *der, size_t len)
+{
+	struct x509_ctx c = { out, der, len };
+	struct vouch_sbw_request req;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	if (!sb || !der)
+		return -EINVAL;
+	if (len > VOUCH_DER_MAX_LEN)
+		return -E2BIG;
+	req = new_request(VOUCH_SBW_X509, len);
+	return request(sb, &req, der, check_x509, &c);
+}
+
+static int check_ping(void *p, int32_t rc, const uint8_t *payload, size_t len)
+{
+	(void)p;
+	(void)payload;
+	return rc == 0 && len == 0 ? 0 : -ECHILD;
+}
+
+/* see vouch/sandbox.h */
+int vouch_sandbox_ping(struct vouch_sandbox *sb, const uint8_t *buf, size_t len)
+{
+	struct vouch_sbw_request req;
+
+	if (!sb || !buf || len > VOUCH_SBW_MAX_INPUT)
+		return -EINVAL;
+	req = new_request(VOUCH_SBW_PING, len);
+	return request(sb, &req, buf, check_ping, NULL);
+}
+
+/* see vouch/sandbox.h */
+int vouch_sandbox_last_signal(const struct vouch_sandbox *sb)
+{
+	return sb ? sb->last_signal : 0;
+}
+
+/* see vouch/sandbox.h */
+long vouch_sandbox_last_syscall(const struct vouch_sandbox *sb)
+{
+	return sb ? sb->last_syscall : -1;
+}
+
+/* Tests (sandbox_internal.h): the fault the test worker injects next. */
+void vouch_sandbox_set_fault(struct vouch_sandbox *sb, uint32_t fault, uint64_t arg)
+{
+	pthread_mutex_lock(&sb->lock);
+	sb->fault = fault;
+	sb->fault_arg = arg;
+	pthread_mutex_unlock(&sb->lock);
+}
+
+/* see vouch/sandbox.h */
+void vouch_sandbox_free(struct vouch_sandbox *sb)
+{
+	if (!sb)
+		return;
+	stop_worker(sb);
+	pthread_mutex_destroy(&sb->lock);
+	free(sb);
+}

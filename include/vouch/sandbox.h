@@ -1,0 +1,171 @@
+/**
+ * @file vouch/sandbox.h
+ * @brief Parsing untrusted bytes in a confined helper process (seccomp(2)).
+ *
+ * A sandbox runs the X.509 and PKCS#7 parsers of vouch/x509.h and
+ * vouch/pkcs7.h in a separate worker process, `vouch-parse-worker`
+ * (installed under libexecdir), which before it reads a byte of input
+ * closes every descriptor but its channel, sets resource limits (address
+ * space, no files, no processes, no core), PR_SET_NO_NEW_PRIVS and
+ * PR_SET_DUMPABLE 0, and installs a seccomp BPF filter
+ * (SECCOMP_SET_MODE_FILTER with SECCOMP_FILTER_FLAG_TSYNC, Linux 3.17)
+ * that allows read and write on the channel, the memory calls of glibc's
+ * allocator without PROT_EXEC, and exit; anything else kills it
+ * (SECCOMP_RET_KILL_PROCESS). README "Sandbox" lists the filter's rules.
+ *
+ * The worker answers with a flat reply: its return code and, for a
+ * message, where each element lies (offsets into the request). Nothing in
+ * it is believed: the parent reads every field again from its own copy of
+ * the bytes, by position with the same field readers the parsers use, and
+ * compares the positions; a reply that disagrees is a lie (-ECHILD). The
+ * worker thus runs libtasn1 and the whole-structure checks; the parent
+ * runs only the small field readers. The result is exactly what
+ * vouch_x509_parse() and vouch_pkcs7_parse() give for the same bytes.
+ *
+ * Process hygiene: the worker is started with clone(CLONE_VM|CLONE_VFORK|
+ * CLONE_PIDFD) and an exit signal of 0, then execve(): no fork() of a
+ * multithreaded host, no SIGCHLD, invisible to waitpid(-1) (which does
+ * not wait for such children without __WALL); it is reaped through its
+ * pidfd. The channel is a socketpair, O_CLOEXEC in the parent, written
+ * with MSG_NOSIGNAL (no SIGPIPE). Timeouts are the parent's: poll() with
+ * a deadline, then SIGKILL through the pidfd. A worker that died, timed
+ * out or lied is replaced at the next request. A process that forks
+ * gets a fresh worker in the child at its first request: it never talks
+ * to the parent's.
+ *
+ * Thread-safety: a sandbox may be shared by threads; requests are
+ * serialised by its mutex. A child forked while another thread was
+ * inside a request must not use the sandbox (the mutex may be held).
+ * Ownership: vouch_sandbox_new() allocates, vouch_sandbox_free() kills
+ * and reaps the worker. Results point into the caller's buffer, as the
+ * in-process parsers' do.
+ */
+#ifndef VOUCH_SANDBOX_H
+#define VOUCH_SANDBOX_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <vouch/common.h>
+#include <vouch/pkcs7.h>
+#include <vouch/x509.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The default time a request may take, in milliseconds. */
+#define VOUCH_SANDBOX_TIMEOUT_MS 2000
+/** The default address-space limit of the worker (RLIMIT_AS), in bytes. */
+#define VOUCH_SANDBOX_MEMORY_LIMIT ((uint64_t)512 << 20)
+
+/** Options flag: a new worker for each request, killed after its reply. */
+#define VOUCH_SANDBOX_ONE_SHOT 0x1u
+/**
+ * Options flag, diagnostic: a forbidden system call raises SIGSYS
+ * (SECCOMP_RET_TRAP) in the worker, which reports the call's number
+ * (vouch_sandbox_last_syscall()) and exits, instead of being killed.
+ */
+#define VOUCH_SANDBOX_TRAP 0x2u
+/**
+ * Options flag, for tests under ASan or valgrind only: no seccomp filter
+ * (their runtimes need calls it forbids). Everything else is the same.
+ */
+#define VOUCH_SANDBOX_NO_FILTER 0x4u
+
+/** How a sandbox runs its worker; all zero is the default. */
+struct vouch_sandbox_opts {
+	unsigned flags;          /**< VOUCH_SANDBOX_* flags (0: persistent worker, filter on) */
+	unsigned timeout_ms;     /**< per request; 0: VOUCH_SANDBOX_TIMEOUT_MS */
+	uint64_t memory_limit;   /**< the worker's RLIMIT_AS; 0: VOUCH_SANDBOX_MEMORY_LIMIT */
+	/**
+	 * The worker executable; NULL: $VOUCH_PARSE_WORKER (read with
+	 * secure_getenv(), so never in a setuid program), else the path
+	 * compiled in (libexecdir/vouch-parse-worker). Copied.
+	 */
+	const char *worker_path;
+};
+
+/** An opaque sandbox: a worker (started at the first request) and its channel. */
+struct vouch_sandbox;
+
+/**
+ * Make a sandbox. No process is started until the first request.
+ *
+ * @param[out] out   the sandbox (free with vouch_sandbox_free()).
+ * @param[in]  opts  options, or NULL for the defaults; copied.
+ * @return -EINVAL if @p out is NULL or the worker path is too long;
+ *         -ENOMEM; otherwise 0.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_sandbox_new(struct vouch_sandbox **out,
+						     const struct vouch_sandbox_opts *opts);
+
+/**
+ * Kill and reap the worker, and free the sandbox.
+ * @param[in] sb  the sandbox, or NULL (then nothing happens).
+ */
+VOUCH_EXPORT void vouch_sandbox_free(struct vouch_sandbox *sb);
+
+/**
+ * vouch_pkcs7_parse() in the worker: the same contract and, for every
+ * input, the same result.
+ *
+ * @param[in]  sb      the sandbox.
+ * @param[out] out     the message (free with vouch_pkcs7_free()), or NULL
+ *                     on failure; its spans point into @p der.
+ * @param[in]  der     the message; it must outlive @p *out.
+ * @param[in]  len     its length.
+ * @param[in]  limits  as for vouch_pkcs7_parse(), or NULL.
+ * @return the codes of vouch_pkcs7_parse() (-EINVAL also if @p sb is
+ *         NULL), and: -ETIMEDOUT if the worker did not answer in time;
+ *         -ECHILD if it could not be started, died (a signal: see
+ *         vouch_sandbox_last_signal()) or sent a reply that is malformed
+ *         or disagrees with the parent's own reading of the bytes.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_sandbox_pkcs7_parse(struct vouch_sandbox *sb,
+							     struct vouch_pkcs7 **out,
+							     const uint8_t *der, size_t len,
+							     const struct vouch_pkcs7_limits *limits);
+
+/**
+ * vouch_x509_parse() in the worker: the same contract and result.
+ *
+ * @param[in]  sb   the sandbox.
+ * @param[out] out  the certificate (free with vouch_x509_free()), or NULL.
+ * @param[in]  der  the certificate; it must outlive @p *out.
+ * @param[in]  len  its length.
+ * @return the codes of vouch_x509_parse(), and -ETIMEDOUT and -ECHILD as
+ *         for vouch_sandbox_pkcs7_parse().
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_sandbox_x509_parse(struct vouch_sandbox *sb,
+							    struct vouch_x509_cert **out,
+							    const uint8_t *der, size_t len);
+
+/**
+ * A round trip without parsing, for the benchmark: @p len bytes to the
+ * worker, which reads them all and answers with an empty reply.
+ *
+ * @return -EINVAL if @p sb or @p buf is NULL; -ETIMEDOUT, -ECHILD as
+ *         above; otherwise 0.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_sandbox_ping(struct vouch_sandbox *sb,
+						      const uint8_t *buf, size_t len);
+
+/**
+ * The signal that ended the last worker to die (SIGSYS for a forbidden
+ * system call, SIGKILL after a timeout, SIGSEGV, ...), or 0 if none has.
+ * @param[in] sb  the sandbox (NULL: 0).
+ */
+VOUCH_EXPORT int vouch_sandbox_last_signal(const struct vouch_sandbox *sb);
+
+/**
+ * In VOUCH_SANDBOX_TRAP mode, the number of the forbidden system call the
+ * last worker made, or -1 if none was reported.
+ * @param[in] sb  the sandbox (NULL: -1).
+ */
+VOUCH_EXPORT long vouch_sandbox_last_syscall(const struct vouch_sandbox *sb);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VOUCH_SANDBOX_H */

@@ -1,0 +1,560 @@
+/*
+ * The seccomp parse sandbox (issue 9): results identical to the
+ * in-process parsers over every corpus; each forbidden system call kills
+ * the worker with SIGSYS and the parent reports it; crashes, hangs and
+ * every kind of lie are refused and the parent carries on; 10,000
+ * requests leave no zombie, descriptor or memory growth; threads, fork
+ * and a host that reaps its own children are handled.
+ *
+ * The faults come from the test worker (vouch-parse-worker-test, meson
+ * sets $VOUCH_PARSE_WORKER to it). Under ASan the library runs the
+ * worker without its filter (the sanitizer's runtime needs calls the
+ * filter forbids), so the SIGSYS tests are skipped there with a message.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <vouch/pkcs7.h>
+#include <vouch/sandbox.h>
+#include <vouch/x509.h>
+
+#include "harness.h"
+#include "sandbox_internal.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#ifndef UNDER_ASAN
+#define UNDER_ASAN 0
+#endif
+
+static struct vouch_sandbox *new_sandbox(unsigned flags, unsigned timeout_ms)
+{
+	struct vouch_sandbox_opts opts = { flags, timeout_ms, 0, NULL };
+	struct vouch_sandbox *sb;
+
+	assert_vouch_ok(vouch_sandbox_new(&sb, &opts));
+	return sb;
+}
+
+static uint8_t *fixture(const char *name, size_t *len)
+{
+	return vt_read_file(vt_data(name), len);
+}
+
+/* ---- The same result as in process ---- */
+
+static void assert_same_cert(const struct vouch_x509_cert *a, const struct vouch_x509_cert *b)
+{
+	/* Both are cleared before they are filled: padding included. */
+	assert_memory_equal(a, b, sizeof(*a));
+}
+
+static void assert_same_pkcs7(const struct vouch_pkcs7 *a, const struct vouch_pkcs7 *b)
+{
+	size_t head = offsetof(struct vouch_pkcs7, fragments);
+	size_t tail = offsetof(struct vouch_pkcs7, skipped_certs);
+
+	assert_memory_equal(a, b, head);
+	assert_int_equal(a->fragment_count, b->fragment_count);
+	if (a->fragment_count)
+		assert_memory_equal(a->fragments, b->fragments,
+				    a->fragment_count * sizeof(a->fragments[0]));
+	assert_int_equal(a->cert_count, b->cert_count);
+	for (size_t i = 0; i < a->cert_count; i++)
+		assert_same_cert(&a->certs[i], &b->certs[i]);
+	assert_memory_equal((const uint8_t *)a + tail, (const uint8_t *)b + tail,
+			    sizeof(*a) - tail);
+}
+
+/* One input through both parsers, in process and in the sandbox. */
+static void compare_one(struct vouch_sandbox *sb, const char *path, const uint8_t *buf, size_t len)
+{
+	struct vouch_pkcs7_limits strict;
+	struct vouch_x509_cert *c1, *c2;
+	struct vouch_pkcs7 *m1, *m2;
+	int r1, r2;
+
+	r1 = vouch_x509_parse(&c1, buf, len);
+	r2 = vouch_sandbox_x509_parse(sb, &c2, buf, len);
+	if (r1 != r2)
+		fail_msg("%s: x509 in process %d, sandboxed %d", path, r1, r2);
+	if (r1 == 0)
+		assert_same_cert(c1, c2);
+	vouch_x509_free(c1);
+	vouch_x509_free(c2);
+
+	r1 = vouch_pkcs7_parse(&m1, buf, len, NULL);
+	r2 = vouch_sandbox_pkcs7_parse(sb, &m2, buf, len, NULL);
+	if (r1 != r2)
+		fail_msg("%s: pkcs7 in process %d, sandboxed %d", path, r1, r2);
+	if (r1 == 0)
+		assert_same_pkcs7(m1, m2);
+	vouch_pkcs7_free(m1);
+	vouch_pkcs7_free(m2);
+
+	/* Limits travel too: the strict set order and a low cap. */
+	vouch_pkcs7_limits_default(&strict);
+	strict.flags = VOUCH_PKCS7_STRICT_SET_ORDER;
+	strict.max_certs = 1;
+	r1 = vouch_pkcs7_parse(&m1, buf, len, &strict);
+	r2 = vouch_sandbox_pkcs7_parse(sb, &m2, buf, len, &strict);
+	if (r1 != r2)
+		fail_msg("%s: pkcs7 (strict limits) in process %d, sandboxed %d", path, r1, r2);
+	if (r1 == 0)
+		assert_same_pkcs7(m1, m2);
+	vouch_pkcs7_free(m1);
+	vouch_pkcs7_free(m2);
+}
+
+/* Every regular file of a directory (missing directories are skipped). */
+static size_t compare_dir(struct vouch_sandbox *sb, const char *dir)
+{
+	struct dirent *e;
+	size_t n = 0;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d)) != NULL) {
+		char path[4096];
+		uint8_t *buf;
+		size_t len;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (e->d_type != DT_REG)
+			continue;
+		buf = vt_read_file(path, &len);
+		compare_one(sb, path, buf, len);
+		free(buf);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* $VOUCH_SANDBOX_CORPUS: the malformed corpus, the fuzz seeds, the fixtures. */
+static void test_same_results(void **state)
+{
+	struct vouch_sandbox *sb = new_sandbox(0, 0);
+	const char *list = getenv("VOUCH_SANDBOX_CORPUS");
+	char *dirs, *save = NULL;
+	size_t n = 0;
+
+	(void)state;
+	assert_non_null(list);
+	dirs = strdup(list);
+	for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save))
+		n += compare_dir(sb, d);
+	free(dirs);
+	print_message("%zu inputs parsed both ways, identical\n", n);
+	assert_true(n > 100);
+	vouch_sandbox_free(sb);
+}
+
+/* The corner cases of the arguments, checked by the parent as the parsers do. */
+static void test_arguments(void **state)
+{
+	struct vouch_sandbox *sb = new_sandbox(0, 0);
+	struct vouch_pkcs7_limits limits;
+	struct vouch_x509_cert *cert;
+	struct vouch_pkcs7 *msg;
+	uint8_t b[4] = { 0x30, 0x02, 0x05, 0x00 };
+
+	(void)state;
+	assert_vouch_err(vouch_sandbox_pkcs7_parse(sb, NULL, b, 4, NULL), -EINVAL);
+	assert_vouch_err(vouch_sandbox_pkcs7_parse(NULL, &msg, b, 4, NULL), -EINVAL);
+	assert_vouch_err(vouch_sandbox_pkcs7_parse(sb, &msg, NULL, 4, NULL), -EINVAL);
+	assert_vouch_err(vouch_sandbox_x509_parse(NULL, &cert, b, 4), -EINVAL);
+	assert_vouch_err(vouch_sandbox_x509_parse(sb, &cert, NULL, 4), -EINVAL);
+	vouch_pkcs7_limits_default(&limits);
+	limits.max_certs = VOUCH_PKCS7_MAX_CERTS + 1;
+	assert_vouch_err(vouch_sandbox_pkcs7_parse(sb, &msg, b, 4, &limits), -EINVAL);
+	vouch_pkcs7_limits_default(&limits);
+	limits.max_input = 3;
+	assert_vouch_err(vouch_sandbox_pkcs7_parse(sb, &msg, b, 4, &limits), -E2BIG);
+	assert_vouch_err(vouch_sandbox_x509_parse(sb, &cert, b, 4), -EBADMSG);
+	assert_vouch_ok(vouch_sandbox_ping(sb, b, 4));
+	assert_vouch_ok(vouch_sandbox_ping(sb, b, 0));
+	vouch_sandbox_free(sb);
+	vouch_sandbox_free(NULL);
+}
+
+/* ---- Forbidden system calls ---- */
+
+/* A good parse: the worker (restarted if need be) still works. */
+static void assert_carries_on(struct vouch_sandbox *sb)
+{
+	struct vouch_pkcs7 *msg;
+	uint8_t *buf;
+	size_t len;
+
+	vouch_sandbox_set_fault(sb, VOUCH_FAULT_NONE, 0);
+	buf = fixture("pkcs7/attached.der", &len);
+	assert_vouch_ok(vouch_sandbox_pkcs7_parse(sb, &msg, buf, len, NULL));
+	assert_int_equal(msg->signer_count, 1);
+	vouch_pkcs7_free(msg);
+	free(buf);
+}
+
+static int fault_rc(struct vouch_sandbox *sb, uint32_t fault, uint64_t arg)
+{
+	struct vouch_pkcs7 *msg;
+	uint8_t *buf;
+	size_t len;
+	int rc;
+
+	buf = fixture("pkcs7/attached.der", &len);
+	vouch_sandbox_set_fault(sb, fault, arg);
+	rc = vouch_sandbox_pkcs7_parse(sb, &msg, buf, len, NULL);
+	assert_null(msg);
+	free(buf);
+	return rc;
+}
+
+static const struct {
+	uint64_t call;
+	const char *name;
+	long nr;
+} forbidden[] = {
+	{ VOUCH_CALL_OPEN, "open", SYS_open },
+	{ VOUCH_CALL_OPENAT, "openat", SYS_openat },
+	{ VOUCH_CALL_SOCKET, "socket", SYS_socket },
+	{ VOUCH_CALL_CONNECT, "connect", SYS_connect },
+	{ VOUCH_CALL_EXECVE, "execve", SYS_execve },
+	{ VOUCH_CALL_PTRACE, "ptrace", SYS_ptrace },
+	{ VOUCH_CALL_CLONE, "clone", SYS_clone },
+	{ VOUCH_CALL_FORK, "fork", SYS_fork },
+	{ VOUCH_CALL_KILL, "kill", SYS_kill },
+	{ VOUCH_CALL_MPROTECT_EXEC, "mprotect(PROT_EXEC)", SYS_mprotect },
+	{ VOUCH_CALL_MMAP_EXEC, "mmap(PROT_EXEC)", SYS_mmap },
+	{ VOUCH_CALL_WRITE_STDOUT, "write(1)", SYS_write },
+	{ VOUCH_CALL_X32, "x32 getpid", -1 },
+};
+
+static void test_forbidden_calls(void **state)
+{
+	struct vouch_sandbox *sb = new_sandbox(0, 0);
+
+	(void)state;
+	if (UNDER_ASAN) {
+		print_message("skipped: under ASan the worker runs without its filter\n");
+		vouch_sandbox_free(sb);
+		skip();
+	}
+	for (size_t i = 0; i < sizeof(forbidden) / sizeof(forbidden[0]); i++) {
+		int rc = fault_rc(sb, VOUCH_FAULT_SYSCALL, forbidden[i].call);
+
+		if (rc != -ECHILD || vouch_sandbox_last_signal(sb) != SIGSYS)
+			fail_msg("%s: rc %d, signal %d; expected -ECHILD and SIGSYS", forbidden[i].name,
+				 rc, vouch_sandbox_last_signal(sb));
+		assert_carries_on(sb);
+	}
+	/* An allowed call (mmap without PROT_EXEC) changes nothing. */
+	{
+		struct vouch_pkcs7 *msg;
+		size_t len;
+		uint8_t *buf = fixture("pkcs7/attached.der", &len);
+
+		vouch_sandbox_set_fault(sb, VOUCH_FAULT_SYSCALL, VOUCH_CALL_MMAP_RW);
+		assert_vouch_ok(vouch_sandbox_pkcs7_parse(sb, &msg, buf, len, NULL));
+		vouch_pkcs7_free(msg);
+		free(buf);
+	}
+	vouch_sandbox_free(sb);
+}
+
+/* The diagnostic mode names the call (the x32 one is killed by the arch rule). */
+static void test_trap_mode(void **state)
+{
+	struct vouch_sandbox *sb = new_sandbox(VOUCH_SANDBOX_TRAP, 0);
+
+	(void)state;
+	if (UNDER_ASAN) {
+		print_message("skipped: under ASan the worker runs without its filter\n");
+		vouch_sandbox_free(sb);
+		skip();
+	}
+	for (size_t i = 0; i < sizeof(forbidden) / sizeof(forbidden[0]); i++) {
+		if (forbidden[i].nr < 0)
+			continue;
+		assert_vouch_err(fault_rc(sb, VOUCH_FAULT_SYSCALL, forbidden[i].call), -ECHILD);
+		if (vouch_sandbox_last_syscall(sb) != forbidden[i].nr)
+			fail_msg("%s: reported %ld, expected %ld", forbidden[i].name,
+				 vouch_sandbox_last_syscall(sb), forbidden[i].nr);
+		assert_carries_on(sb);
+	}
+	vouch_sandbox_free(sb);
+}
+
+/* ---- Crashes, hangs, lies ---- */
+
+static void test_crash_and_hang(void **state)
+{
+	struct vouch_sandbox *sb = new_sandbox(0, 300);
+
+	(void)state;
+	/* abort() needs rt_sigprocmask and tgkill, which the filter forbids. */
+	assert_vouch_err(fault_rc(sb, VOUCH_FAULT_ABORT, 0), -ECHILD);
+	assert_int_equal(vouch_sandbox_last_signal(sb), UNDER_ASAN ? SIGABRT : SIGSYS);
+	assert_carries_on(sb);
+	assert_vouch_err(fault_rc(sb, VOUCH_FAULT_SEGV, 0), -ECHILD);
+	assert_int_equal(vouch_sandbox_last_signal(sb), SIGSEGV);
+	assert_carries_on(sb);
+	assert_vouch_err(fault_rc(sb, VOUCH_FAULT_HANG, 0), -ETIMEDOUT);
+	assert_int_equal(vouch_sandbox_last_signal(sb), SIGKILL);
+	assert_carries_on(sb);
+	vouch_sandbox_free(sb);
+}
+
+static void test_lies(void **state)
+{
+	static const uint32_t lies[] = {
+		VOUCH_FAULT_LIE_OK, VOUCH_FAULT_LIE_RANGE, VOUCH_FAULT_LIE_MOVE,
+		VOUCH_FAULT_LIE_COUNT, VOUCH_FAULT_LIE_SHORT, VOUCH_FAULT_LIE_MAGIC,
+		VOUCH_FAULT_LIE_RC, VOUCH_FAULT_LIE_LEN, VOUCH_FAULT_LIE_OP,
+		VOUCH_FAULT_LIE_PAYLOAD, VOUCH_FAULT_LIE_CERT,
+	};
+	struct vouch_sandbox *sb = new_sandbox(0, 0);
+	struct vouch_x509_cert *cert;
+	uint8_t *buf;
+	size_t len;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(lies) / sizeof(lies[0]); i++) {
+		int rc = fault_rc(sb, lies[i], 0);
+
+		if (rc != -ECHILD)
+			fail_msg("lie %u: rc %d (%s), expected -ECHILD", lies[i], rc, vouch_strerror(rc));
+		assert_carries_on(sb);
+	}
+	/* "It parses" for bytes that do not: refused by the parent's reading. */
+	buf = fixture("malformed/r02-cert-no-spki.der", &len);
+	vouch_sandbox_set_fault(sb, VOUCH_FAULT_LIE_OK, 0);
+	assert_vouch_err(vouch_sandbox_x509_parse(sb, &cert, buf, len), -ECHILD);
+	assert_null(cert);
+	free(buf);
+	assert_carries_on(sb);
+	vouch_sandbox_free(sb);
+}
+
+/* ---- Hygiene ---- */
+
+static size_t count_fds(void)
+{
+	struct dirent *e;
+	size_t n = 0;
+	DIR *d = opendir("/proc/self/fd");
+
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL)
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+static long rss_kib(void)
+{
+	char line[256];
+	long kib = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmRSS: %ld kB", &kib) == 1)
+			break;
+	fclose(f);
+	return kib;
+}
+
+/* No child of this process is left, zombie or not. */
+static void assert_no_children(void)
+{
+	siginfo_t info;
+
+	memset(&info, 0, sizeof(info));
+	errno = 0;
+	assert_int_equal(waitid(P_ALL, 0, &info, WEXITED | WNOHANG | __WALL), -1);
+	assert_int_equal(errno, ECHILD);
+}
+
+static void many(unsigned flags, int n)
+{
+	struct vouch_sandbox *sb = new_sandbox(flags, 0);
+	struct vouch_x509_cert *cert;
+	uint8_t *buf;
+	size_t len, fds;
+	long rss = 0;
+
+	buf = fixture("malformed/ok-rsa-cert.der", &len);
+	fds = count_fds();
+	for (int i = 0; i < n; i++) {
+		assert_vouch_ok(vouch_sandbox_x509_parse(sb, &cert, buf, len));
+		vouch_x509_free(cert);
+		if (i == n / 10)
+			rss = rss_kib();        /* after the allocator has settled */
+		if (flags & VOUCH_SANDBOX_ONE_SHOT)
+			assert_int_equal(count_fds(), fds);
+	}
+	/* The persistent worker holds two descriptors (channel and pidfd). */
+	assert_true(count_fds() <= fds + 2);
+	if (rss_kib() > rss + 256)
+		fail_msg("RSS grew from %ld to %ld KiB over %d requests", rss, rss_kib(), n);
+	vouch_sandbox_free(sb);
+	assert_int_equal(count_fds(), fds);
+	assert_no_children();
+	free(buf);
+}
+
+/* 10,000 requests to a persistent worker, 1,000 one-shot workers. */
+static void test_no_leaks(void **state)
+{
+	(void)state;
+	many(0, 10000);
+	many(VOUCH_SANDBOX_ONE_SHOT, 1000);
+}
+
+/*
+ * A host that has the kernel reap its children (SIGCHLD ignored) takes
+ * the worker's exit status: the sandbox carries on without it.
+ */
+static void test_host_reaps(void **state)
+{
+	struct vouch_sandbox *sb = new_sandbox(0, 0);
+	struct sigaction sa, old;
+
+	(void)state;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGCHLD, &sa, &old);
+	assert_vouch_err(fault_rc(sb, VOUCH_FAULT_SEGV, 0), -ECHILD);
+	assert_carries_on(sb);
+	vouch_sandbox_free(sb);
+	sigaction(SIGCHLD, &old, NULL);
+	assert_no_children();
+}
+
+/* A forked child gets its own worker; the parent's goes on serving it. */
+static void test_fork(void **state)
+{
+	struct vouch_sandbox *sb = new_sandbox(0, 0);
+	int status;
+	pid_t pid;
+
+	(void)state;
+	assert_carries_on(sb);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct vouch_pkcs7 *msg;
+		uint8_t *buf;
+		size_t len;
+		int rc;
+
+		buf = vt_read_file(vt_data("pkcs7/attached.der"), &len);
+		rc = vouch_sandbox_pkcs7_parse(sb, &msg, buf, len, NULL);
+		vouch_pkcs7_free(msg);
+		vouch_sandbox_free(sb);
+		_exit(rc == 0 ? 0 : 1);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_carries_on(sb);
+	vouch_sandbox_free(sb);
+	assert_no_children();
+}
+
+struct thread_arg {
+	struct vouch_sandbox *sb;
+	const uint8_t *buf;
+	size_t len;
+	int failures;
+};
+
+static void *parse_loop(void *p)
+{
+	struct thread_arg *a = p;
+
+	for (int i = 0; i < 300; i++) {
+		struct vouch_pkcs7 *msg;
+
+		if (vouch_sandbox_pkcs7_parse(a->sb, &msg, a->buf, a->len, NULL) != 0)
+			a->failures++;
+		vouch_pkcs7_free(msg);
+	}
+	return NULL;
+}
+
+static void test_threads(void **state)
+{
+	struct vouch_sandbox *sb = new_sandbox(0, 0);
+	struct thread_arg args[4];
+	pthread_t t[4];
+	uint8_t *buf;
+	size_t len;
+
+	(void)state;
+	buf = fixture("pkcs7/two-signers.der", &len);
+	for (int i = 0; i < 4; i++) {
+		args[i] = (struct thread_arg){ sb, buf, len, 0 };
+		assert_int_equal(pthread_create(&t[i], NULL, parse_loop, &args[i]), 0);
+	}
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(pthread_join(t[i], NULL), 0);
+		assert_int_equal(args[i].failures, 0);
+	}
+	free(buf);
+	vouch_sandbox_free(sb);
+}
+
+/* A worker path that does not exist: a clean -ECHILD, not a hang. */
+static void test_missing_worker(void **state)
+{
+	struct vouch_sandbox_opts opts = { 0, 0, 0, "/nonexistent/vouch-parse-worker" };
+	struct vouch_sandbox *sb;
+	struct vouch_x509_cert *cert;
+	uint8_t b[2] = { 0x30, 0x00 };
+
+	(void)state;
+	assert_vouch_ok(vouch_sandbox_new(&sb, &opts));
+	assert_vouch_err(vouch_sandbox_x509_parse(sb, &cert, b, 2), -ECHILD);
+	vouch_sandbox_free(sb);
+	assert_no_children();
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_arguments),
+		cmocka_unit_test(test_same_results),
+		cmocka_unit_test(test_forbidden_calls),
+		cmocka_unit_test(test_trap_mode),
+		cmocka_unit_test(test_crash_and_hang),
+		cmocka_unit_test(test_lies),
+		cmocka_unit_test(test_no_leaks),
+		cmocka_unit_test(test_host_reaps),
+		cmocka_unit_test(test_fork),
+		cmocka_unit_test(test_threads),
+		cmocka_unit_test(test_missing_worker),
+	};
+
+	return vt_main(argc, argv, "sandbox", tests, sizeof(tests) / sizeof(tests[0]));
+}
