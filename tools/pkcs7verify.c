@@ -28,7 +28,7 @@ struct args {
 	size_t ntrust, ncerts;
 	const char *content, *deny, *signature;
 	const char *inform;
-	int module, json, quiet;
+	int module, json, quiet, no_sandbox;
 	struct vouch_verify_opts opts;
 };
 
@@ -38,7 +38,7 @@ static void usage(FILE *out)
 		"usage: %s [--trust FILE]... [--certs FILE]... [--content FILE]\n"
 		"          [--inform auto|der|pem] [--module] [--usage any|module|firmware]\n"
 		"          [--purpose any|codesign] [--check-time[=TIME]] [--deny FILE]\n"
-		"          [--allow-sha1] [--json] [-q] SIGNATURE\n"
+		"          [--allow-sha1] [--no-sandbox] [--json] [-q] SIGNATURE\n"
 		"Verify a PKCS#7/CMS SignedData SIGNATURE against the --trust certificates.\n"
 		"Exit: 0 accepted, 1 rejected, 2 no trusted key, 3 malformed, 4 unsupported,\n"
 		"64 usage, 66 unreadable input, 70 internal. See pkcs7verify(1).\n", prog);
@@ -193,7 +193,7 @@ static int load_deny(const char *path, struct vouch_deny_entry *deny, size_t *co
 static int parse_args(int argc, char **argv, struct args *a)
 {
 	enum { O_TRUST = 256, O_CERTS, O_CONTENT, O_INFORM, O_MODULE, O_USAGE, O_PURPOSE,
-	       O_TIME, O_DENY, O_SHA1, O_JSON, O_HELP };
+	       O_TIME, O_DENY, O_SHA1, O_JSON, O_NO_SANDBOX, O_HELP };
 	static const struct option longs[] = {
 		{ "trust", required_argument, NULL, O_TRUST },
 		{ "certs", required_argument, NULL, O_CERTS },
@@ -206,6 +206,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "deny", required_argument, NULL, O_DENY },
 		{ "allow-sha1", no_argument, NULL, O_SHA1 },
 		{ "json", no_argument, NULL, O_JSON },
+		{ "no-sandbox", no_argument, NULL, O_NO_SANDBOX },
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -277,6 +278,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case O_JSON:
 			a->json = 1;
+			break;
+		case O_NO_SANDBOX:
+			a->no_sandbox = 1;
 			break;
 		case 'q':
 			a->quiet = 1;
@@ -520,6 +524,27 @@ static int load_signature(const struct args *a, struct inputs *in, size_t *sig_l
 	return 0;
 }
 
+/*
+ * The message is parsed in the seccomp sandbox (vouch/sandbox.h) unless
+ * --no-sandbox: a one-shot worker, since the tool parses one message.
+ */
+static int parse_message(const struct args *a, struct vouch_pkcs7 **msg, const uint8_t *der,
+			 size_t len)
+{
+	struct vouch_sandbox_opts opts = { VOUCH_SANDBOX_ONE_SHOT, 0, 0, NULL };
+	struct vouch_sandbox *sb;
+	int rc;
+
+	if (a->no_sandbox)
+		return vouch_pkcs7_parse(msg, der, len, NULL);
+	rc = vouch_sandbox_new(&sb, &opts);
+	if (rc)
+		return rc;
+	rc = vouch_sandbox_pkcs7_parse(sb, msg, der, len, NULL);
+	vouch_sandbox_free(sb);
+	return rc;
+}
+
 static int run(const struct args *a, struct inputs *in)
 {
 	struct vouch_verify_opts opts = a->opts;
@@ -542,7 +567,9 @@ static int run(const struct args *a, struct inputs *in)
 	}
 	if (rc)
 		return finish(a, rc, why ? why : "input", NULL);
-	rc = vouch_pkcs7_parse(&msg, in->sig_der, sig_len, NULL);
+	rc = parse_message(a, &msg, in->sig_der, sig_len);
+	if (rc == -ECHILD || rc == -ETIMEDOUT)
+		return finish(a, rc, "the parse sandbox failed", NULL);
 	if (rc)
 		return finish(a, rc, "not a valid PKCS#7 SignedData message", NULL);
 	opts.extra_certs = (const struct vouch_x509_cert *const *)in->extra;
