@@ -473,6 +473,7 @@ static void test_fork(void **state)
 		rc = vouch_sandbox_pkcs7_parse(sb, &msg, buf, len, NULL);
 		vouch_pkcs7_free(msg);
 		vouch_sandbox_free(sb);
+		free(buf);
 		_exit(rc == 0 ? 0 : 1);
 	}
 	assert_int_equal(waitpid(pid, &status, 0), pid);

@@ -67,8 +67,11 @@ extern "C" {
  */
 #define VOUCH_SANDBOX_TRAP 0x2u
 /**
- * Options flag, for tests under ASan or valgrind only: no seccomp filter
- * (their runtimes need calls it forbids). Everything else is the same.
+ * Options flag, for tests only: no seccomp filter and no RLIMIT_AS, for
+ * a worker built with AddressSanitizer, whose runtime needs calls the
+ * filter forbids and reserves terabytes of address space. A library
+ * built with ASan sets it itself. (Under valgrind only the parent runs
+ * on the emulator; the worker runs natively, with its filter.)
  */
 #define VOUCH_SANDBOX_NO_FILTER 0x4u
 
