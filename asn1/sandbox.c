@@ -151,8 +151,7 @@ static void reap(struct vouch_sandbox *sb)
 	int rc;
 
 	memset(&info, 0, sizeof(info));
-	/* __WALL: whatever its exit signal. valgrind does not know P_PIDFD:
-	 * then by pid, which is still ours until reaped. */
+	/* valgrind does not know P_PIDFD: then by pid, still ours until reaped. */
 	rc = (int)syscall(SYS_waitid, P_PIDFD, sb->pidfd, &info, WEXITED | __WALL, NULL);
 	if (rc != 0 && errno == EINVAL)
 		rc = waitid(P_PID, (id_t)sb->pid, &info, WEXITED | __WALL);
@@ -202,9 +201,13 @@ static int start_worker(struct vouch_sandbox *sb)
 	a.fd = sv[1];
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	/* Exit signal 0 (the low byte of the flags): no SIGCHLD to steal. */
-	pid = clone(spawn_child, (char *)stack + SPAWN_STACK, CLONE_VM | CLONE_VFORK | CLONE_PIDFD,
-		    &a, &pidfd);
+	/*
+	 * SIGCHLD as the exit signal: an exit signal of 0 would hide the
+	 * worker from waitpid(-1) only until execve, after which the kernel
+	 * makes it SIGCHLD anyway (exit_notify() in kernel/exit.c).
+	 */
+	pid = clone(spawn_child, (char *)stack + SPAWN_STACK,
+		    CLONE_VM | CLONE_VFORK | CLONE_PIDFD | SIGCHLD, &a, &pidfd);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	munmap(stack, SPAWN_STACK);
 	close(sv[1]);

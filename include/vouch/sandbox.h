@@ -23,15 +23,19 @@
  * vouch_x509_parse() and vouch_pkcs7_parse() give for the same bytes.
  *
  * Process hygiene: the worker is started with clone(CLONE_VM|CLONE_VFORK|
- * CLONE_PIDFD) and an exit signal of 0, then execve(): no fork() of a
- * multithreaded host, no SIGCHLD, invisible to waitpid(-1) (which does
- * not wait for such children without __WALL); it is reaped through its
- * pidfd. The channel is a socketpair, O_CLOEXEC in the parent, written
- * with MSG_NOSIGNAL (no SIGPIPE). Timeouts are the parent's: poll() with
- * a deadline, then SIGKILL through the pidfd. A worker that died, timed
- * out or lied is replaced at the next request. A process that forks
- * gets a fresh worker in the child at its first request: it never talks
- * to the parent's.
+ * CLONE_PIDFD) and execve(), every signal blocked around the clone: no
+ * fork() of a multithreaded host and no host signal handler run in the
+ * child. It is killed and reaped through its pidfd. It is an ordinary
+ * child: the kernel gives a child that has exec'd the exit signal
+ * SIGCHLD whatever clone asked (kernel/exit.c, exit_notify()), so a
+ * host's SIGCHLD handler sees a worker end, and a host that reaps with
+ * waitpid(-1) may take its exit status (the sandbox carries on; the
+ * signal is then unknown). The channel is a socketpair, O_CLOEXEC in the
+ * parent, written with MSG_NOSIGNAL (no SIGPIPE). Timeouts are the
+ * parent's: poll() with a deadline, then SIGKILL through the pidfd. A
+ * worker that died, timed out or lied is replaced at the next request. A
+ * process that forks gets a fresh worker in the child at its first
+ * request: it never talks to the parent's.
  *
  * Thread-safety: a sandbox may be shared by threads; requests are
  * serialised by its mutex. A child forked while another thread was
