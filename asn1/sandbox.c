@@ -461,6 +461,22 @@ int vouch_sandbox_ping(struct vouch_sandbox *sb, const uint8_t *buf, size_t len)
 }
 
 /* see vouch/sandbox.h */
+int vouch_sandbox_start(struct vouch_sandbox *sb)
+{
+	int rc = 0;
+
+	if (!sb)
+		return -EINVAL;
+	pthread_mutex_lock(&sb->lock);
+	if (sb->sock >= 0 && sb->owner != getpid())
+		stop_worker(sb);
+	if (sb->sock < 0)
+		rc = start_worker(sb);
+	pthread_mutex_unlock(&sb->lock);
+	return rc;
+}
+
+/* see vouch/sandbox.h */
 int vouch_sandbox_last_signal(const struct vouch_sandbox *sb)
 {
 	return sb ? sb->last_signal : 0;

@@ -192,6 +192,9 @@ static void test_arguments(void **state)
 	limits.max_input = 3;
 	assert_vouch_err(vouch_sandbox_pkcs7_parse(sb, &msg, b, 4, &limits), -E2BIG);
 	assert_vouch_err(vouch_sandbox_x509_parse(sb, &cert, b, 4), -EBADMSG);
+	assert_vouch_err(vouch_sandbox_start(NULL), -EINVAL);
+	assert_vouch_ok(vouch_sandbox_start(sb));
+	assert_vouch_ok(vouch_sandbox_start(sb));       /* running already */
 	assert_vouch_ok(vouch_sandbox_ping(sb, b, 4));
 	assert_vouch_ok(vouch_sandbox_ping(sb, b, 0));
 	vouch_sandbox_free(sb);

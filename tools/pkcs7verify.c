@@ -427,10 +427,12 @@ struct inputs {
 	uint8_t *sig_file, *sig_der, *content;
 	size_t content_len;
 	struct vouch_deny_entry deny[MAX_DENY];
+	struct vouch_sandbox *sb;
 };
 
 static void release(struct inputs *in)
 {
+	vouch_sandbox_free(in->sb);
 	vouch_keyring_free(in->kr);
 	for (size_t i = 0; i < in->nextra; i++)
 		vouch_x509_free(in->extra[i]);
@@ -526,23 +528,29 @@ static int load_signature(const struct args *a, struct inputs *in, size_t *sig_l
 
 /*
  * The message is parsed in the seccomp sandbox (vouch/sandbox.h) unless
- * --no-sandbox: a one-shot worker, since the tool parses one message.
+ * --no-sandbox: a one-shot worker, started before the keyring is read so
+ * that its start-up overlaps that work.
  */
-static int parse_message(const struct args *a, struct vouch_pkcs7 **msg, const uint8_t *der,
-			 size_t len)
+static struct vouch_sandbox *start_sandbox(const struct args *a)
 {
 	struct vouch_sandbox_opts opts = { VOUCH_SANDBOX_ONE_SHOT, 0, 0, NULL };
-	struct vouch_sandbox *sb;
-	int rc;
+	struct vouch_sandbox *sb = NULL;
 
+	if (a->no_sandbox || vouch_sandbox_new(&sb, &opts) != 0)
+		return NULL;
+	/* A failure to start shows again, and is reported, at the parse. */
+	vouch_sandbox_start(sb);
+	return sb;
+}
+
+static int parse_message(const struct args *a, struct vouch_sandbox *sb,
+			 struct vouch_pkcs7 **msg, const uint8_t *der, size_t len)
+{
 	if (a->no_sandbox)
 		return vouch_pkcs7_parse(msg, der, len, NULL);
-	rc = vouch_sandbox_new(&sb, &opts);
-	if (rc)
-		return rc;
-	rc = vouch_sandbox_pkcs7_parse(sb, msg, der, len, NULL);
-	vouch_sandbox_free(sb);
-	return rc;
+	if (!sb)
+		return -ENOMEM;
+	return vouch_sandbox_pkcs7_parse(sb, msg, der, len, NULL);
 }
 
 static int run(const struct args *a, struct inputs *in)
@@ -556,6 +564,7 @@ static int run(const struct args *a, struct inputs *in)
 
 	if (a->deny && (rc = load_deny(a->deny, in->deny, &ndeny)) != 0)
 		return rc;
+	in->sb = start_sandbox(a);
 	rc = load_trust(a, in, &why);
 	if (rc == 0)
 		rc = load_certs(a, in, &why);
@@ -567,7 +576,7 @@ static int run(const struct args *a, struct inputs *in)
 	}
 	if (rc)
 		return finish(a, rc, why ? why : "input", NULL);
-	rc = parse_message(a, &msg, in->sig_der, sig_len);
+	rc = parse_message(a, in->sb, &msg, in->sig_der, sig_len);
 	if (rc == -ECHILD || rc == -ETIMEDOUT)
 		return finish(a, rc, "the parse sandbox failed", NULL);
 	if (rc)

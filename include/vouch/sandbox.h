@@ -158,6 +158,19 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_sandbox_ping(struct vouch_sandbox *sb,
 						      const uint8_t *buf, size_t len);
 
 /**
+ * Start the worker now rather than at the first request, so that its
+ * start-up (loading, limits, filter) overlaps the caller's other work.
+ * In one-shot mode the started worker serves the next request.
+ *
+ * @param[in] sb  the sandbox.
+ * @return -EINVAL if @p sb is NULL; -ENOMEM; -ECHILD if the worker could
+ *         not be started (a missing worker shows only at the first
+ *         request, when its channel closes); otherwise 0, also when a
+ *         worker is running already.
+ */
+VOUCH_EXPORT int vouch_sandbox_start(struct vouch_sandbox *sb);
+
+/**
  * The signal that ended the last worker to die (SIGSYS for a forbidden
  * system call, SIGKILL after a timeout, SIGSEGV, ...), or 0 if none has.
  * @param[in] sb  the sandbox (NULL: 0).
