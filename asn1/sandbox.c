@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -243,48 +244,65 @@ static int wait_ready(int fd, short events, int64_t deadline)
 	return n < 0 ? -ECHILD : 0;
 }
 
-static int send_all(int fd, const void *buf, size_t len, int64_t deadline)
+/* Move past n sent bytes of a message's iovecs. */
+static void advance(struct msghdr *m, size_t n)
 {
-	const uint8_t *p = buf;
+	while (m->msg_iovlen && n >= m->msg_iov->iov_len) {
+		n -= m->msg_iov->iov_len;
+		m->msg_iov++;
+		m->msg_iovlen--;
+	}
+	if (m->msg_iovlen) {
+		m->msg_iov->iov_base = (uint8_t *)m->msg_iov->iov_base + n;
+		m->msg_iov->iov_len -= n;
+	}
+}
 
-	while (len) {
-		ssize_t n = send(fd, p, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+/* Send the request's header and input, in one call when the socket takes it. */
+static int send_request(int fd, const struct vouch_sbw_request *req, const uint8_t *buf,
+			int64_t deadline)
+{
+	/* sendmsg() only reads the buffers iovec cannot call const. */
+	struct iovec iov[2] = { { (void *)(uintptr_t)req, sizeof(*req) },
+				{ (void *)(uintptr_t)buf, (size_t)req->len } };
+	struct msghdr m = { .msg_iov = iov, .msg_iovlen = 2 };
 
-		if (n > 0) {
-			p += n;
-			len -= (size_t)n;
+	while (m.msg_iovlen) {
+		ssize_t n = sendmsg(fd, &m, MSG_NOSIGNAL | MSG_DONTWAIT);
+		int rc;
+
+		if (n >= 0) {
+			advance(&m, (size_t)n);
 			continue;
 		}
-		if (n < 0 && errno == EINTR)
+		if (errno == EINTR)
 			continue;
-		if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
+		if (errno != EAGAIN && errno != EWOULDBLOCK)
 			return -ECHILD;         /* the worker is gone */
-		int rc = wait_ready(fd, POLLOUT, deadline);
-
+		rc = wait_ready(fd, POLLOUT, deadline);
 		if (rc)
 			return rc;
 	}
 	return 0;
 }
 
-static int recv_all(int fd, void *buf, size_t len, int64_t deadline)
+/* Read into buf until it holds want bytes (*have so far, at most cap read). */
+static int recv_until(int fd, uint8_t *buf, size_t cap, size_t want, size_t *have,
+		      int64_t deadline)
 {
-	uint8_t *p = buf;
-
-	while (len) {
-		ssize_t n = recv(fd, p, len, MSG_DONTWAIT);
+	while (*have < want) {
+		ssize_t n = recv(fd, buf + *have, cap - *have, MSG_DONTWAIT);
+		int rc;
 
 		if (n > 0) {
-			p += n;
-			len -= (size_t)n;
+			*have += (size_t)n;
 			continue;
 		}
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
 			return -ECHILD;         /* closed: the worker died */
-		int rc = wait_ready(fd, POLLIN, deadline);
-
+		rc = wait_ready(fd, POLLIN, deadline);
 		if (rc)
 			return rc;
 	}
@@ -298,18 +316,20 @@ static int recv_all(int fd, void *buf, size_t len, int64_t deadline)
 static int exchange(struct vouch_sandbox *sb, const struct vouch_sbw_request *req,
 		    const uint8_t *buf, struct vouch_sbw_reply *rep, uint8_t *payload)
 {
+	uint8_t in[MAX_REPLY];
+	size_t have = 0;
 	int64_t deadline;
 	int rc;
 
 	now_ms(&deadline);
 	deadline += sb->timeout_ms;
-	rc = send_all(sb->sock, req, sizeof(*req), deadline);
+	rc = send_request(sb->sock, req, buf, deadline);
+	/* The worker writes a reply in one go: usually one recv() reads it. */
 	if (rc == 0)
-		rc = send_all(sb->sock, buf, req->len, deadline);
-	if (rc == 0)
-		rc = recv_all(sb->sock, rep, sizeof(*rep), deadline);
+		rc = recv_until(sb->sock, in, sizeof(in), sizeof(*rep), &have, deadline);
 	if (rc)
 		return rc;
+	memcpy(rep, in, sizeof(*rep));
 	if (rep->magic == VOUCH_SBW_TRAP_MAGIC) {
 		sb->last_syscall = (long)rep->op;
 		return -ECHILD;
@@ -317,7 +337,13 @@ static int exchange(struct vouch_sandbox *sb, const struct vouch_sbw_request *re
 	if (rep->magic != VOUCH_SBW_REPLY_MAGIC || rep->op != req->op ||
 	    rep->len > MAX_REPLY - sizeof(*rep))
 		return -ECHILD;
-	return recv_all(sb->sock, payload, rep->len, deadline);
+	rc = recv_until(sb->sock, in, sizeof(*rep) + rep->len, sizeof(*rep) + rep->len, &have,
+			deadline);
+	if (rc == 0 && have != sizeof(*rep) + rep->len)
+		rc = -ECHILD;                   /* more than one reply: not asked for */
+	if (rc == 0)
+		memcpy(payload, in + sizeof(*rep), rep->len);
+	return rc;
 }
 
 /*
