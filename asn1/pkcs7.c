@@ -102,16 +102,20 @@ static int read_set(const uint8_t *root, struct vouch_span tlv, struct vouch_spa
 }
 
 /* How many children a SET OF has, when only counted (unsigned attributes):
- * more than max is -EBADMSG. */
+ * more than max is -EBADMSG. Each child takes two bytes at least, which
+ * bounds the scratch list whatever the limit. */
 static int count_children(const uint8_t *root, struct vouch_span tlv, size_t max, size_t *count)
 {
-	struct vouch_span *kids = calloc(max + 1, sizeof(*kids));
+	size_t room = (max < tlv.len / 2 ? max : tlv.len / 2) + 1;
+	struct vouch_span *kids = calloc(room, sizeof(*kids));
 	int rc;
 
 	if (!kids)
 		return -ENOMEM;
-	rc = read_set(root, tlv, kids, max + 1, count);
+	rc = read_set(root, tlv, kids, room, count);
 	free(kids);
+	if (rc == 0 && *count > max)
+		rc = -EBADMSG;
 	return rc;
 }
 
