@@ -404,6 +404,9 @@ static void run_fw_check(const void *figure, size_t size, uint64_t iters)
 				size, vouch_strerror(rc), BIG_SIZE);
 			exit(EXIT_INTERNAL);
 		}
+	}
+}
+
 /* The sandbox figures' two sandboxes, made at their first use. */
 static struct vouch_sandbox *sandbox_for(unsigned flags)
 {
