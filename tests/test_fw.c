@@ -101,6 +101,45 @@ static void test_signed_accepted(void **state)
 	assert_vouch_ok(check(SIGNED, "x", "blob.bin", "blob.attached.p7s", NULL));
 }
 
+/*
+ * Signatures are parsed in the policy's own sandbox by default: with no
+ * worker to start, a signed blob cannot be accepted (-ECHILD), while a
+ * policy told to parse in process (set_sandbox(NULL)) still accepts it.
+ */
+static void test_sandbox_default(void **state)
+{
+	const char *saved = getenv("VOUCH_PARSE_WORKER");
+	char *keep = saved ? strdup(saved) : NULL;
+	struct vouch_fw_policy *p;
+	char err[256], file[512];
+	size_t len, sig_len;
+	uint8_t *b = fixture("blob.bin", &len), *sig = fixture("blob.bin.p7s", &sig_len);
+
+	(void)state;
+	snprintf(file, sizeof(file), "%s", vt_data("fw/test.policy"));
+	assert_int_equal(setenv("VOUCH_PARSE_WORKER", "/nonexistent/vouch-parse-worker", 1), 0);
+	for (int in_process = 0; in_process <= 1; in_process++) {
+		assert_vouch_ok(vouch_fw_policy_new(&p));
+		if (vouch_fw_policy_parse(p, SIGNED, strlen(SIGNED), file, err, sizeof(err)) != 0)
+			fail_msg("policy: %s", err);
+		if (in_process)
+			assert_vouch_ok(vouch_fw_policy_set_sandbox(p, NULL));
+		assert_vouch_ok(vouch_fw_policy_finish(p));
+		if (in_process)
+			assert_vouch_ok(vouch_fw_check_sig(p, "x", b, len, sig, sig_len, NULL));
+		else
+			assert_vouch_err(vouch_fw_check_sig(p, "x", b, len, sig, sig_len, NULL), -ECHILD);
+		vouch_fw_policy_free(p);
+	}
+	if (keep)
+		assert_int_equal(setenv("VOUCH_PARSE_WORKER", keep, 1), 0);
+	else
+		unsetenv("VOUCH_PARSE_WORKER");
+	free(keep);
+	free(b);
+	free(sig);
+}
+
 static void test_signature_refusals(void **state)
 {
 	struct vouch_fw_result res;
@@ -801,6 +840,7 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_signed_accepted),
+		cmocka_unit_test(test_sandbox_default),
 		cmocka_unit_test(test_signature_refusals),
 		cmocka_unit_test(test_tampered),
 		cmocka_unit_test(test_algorithms_and_purpose),

@@ -167,7 +167,9 @@ static int load_policy(const struct args *a, struct vouch_fw_policy **out)
 		tool_error(prog, "%s", err);
 		return rc == -EBADMSG ? EXIT_USAGE : tool_exit_code(rc);
 	}
-	/* --no-sandbox: in-process parsing, today's only path (see fwcheck(1)). */
+	/* By default the policy parses signatures in its own sandbox. */
+	if (rc == 0 && a->no_sandbox)
+		rc = vouch_fw_policy_set_sandbox(*out, NULL);
 	if (rc == 0 && (a->root || a->release))
 		rc = vouch_fw_policy_set_search(*out, a->root, NULL, a->release);
 	if (rc == 0)

@@ -18,6 +18,7 @@
 #include <vouch/fw.h>
 #include <vouch/pkcs7.h>
 #include <vouch/pubkey.h>
+#include <vouch/sandbox.h>
 #include <vouch/verify.h>
 
 #include "fw_internal.h"
@@ -34,14 +35,15 @@ static int looks_pem(const uint8_t *buf, size_t len)
 }
 
 /*
- * The sandbox seam: when p->sandbox is set this is where
- * vouch_sandbox_pkcs7_parse(p->sandbox, &out->msg, der, len, NULL) goes
- * (vouch/sandbox.h, issue 9); until then every parse runs in process.
+ * Signatures are untrusted bytes: parsed in the policy's sandbox (its own
+ * by default, vouch/sandbox.h) unless the caller chose in-process parsing.
+ * The sandbox serialises its requests, so concurrent checks stay safe.
  */
 static int parse_der(const struct vouch_fw_policy *p, struct vouch_pkcs7 **msg,
 		     const uint8_t *der, size_t len)
 {
-	(void)p->sandbox;
+	if (p->sandbox)
+		return vouch_sandbox_pkcs7_parse(p->sandbox, msg, der, len, NULL);
 	return vouch_pkcs7_parse(msg, der, len, NULL);
 }
 

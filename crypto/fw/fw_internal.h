@@ -56,7 +56,9 @@ struct vouch_fw_policy {
 	int audit;
 	vouch_fw_audit_fn *audit_fn;
 	void *audit_ctx;
-	struct vouch_sandbox *sandbox;
+	struct vouch_sandbox *sandbox;  /* NULL: parse in process */
+	int sandbox_chosen;          /* vouch_fw_policy_set_sandbox() was called */
+	int sandbox_owned;           /* made by finish(), freed with the policy */
 };
 
 /* A parsed signature and the DER it points into (decoded from PEM or not). */
@@ -66,8 +68,8 @@ struct fw_sig {
 };
 
 /*
- * The one place crypto/fw parses PKCS#7: in process, or in the policy's
- * sandbox once vouch/sandbox.h is wired in. PEM is decoded first.
+ * The one place crypto/fw parses PKCS#7: in the policy's sandbox, or in
+ * process if the caller chose so. PEM is decoded first.
  */
 int vouch_fw_parse_signature(const struct vouch_fw_policy *p, const uint8_t *sig, size_t len,
 			     struct fw_sig *out);

@@ -19,6 +19,7 @@
 #include <vouch/error.h>
 #include <vouch/fw.h>
 #include <vouch/keyring.h>
+#include <vouch/sandbox.h>
 #include <vouch/verify.h>
 
 #include "fw_internal.h"
@@ -82,6 +83,8 @@ void vouch_fw_policy_free(struct vouch_fw_policy *p)
 	list_free(&p->allow);
 	list_free(&p->deny);
 	vouch_keyring_free(p->kr);
+	if (p->sandbox_owned)
+		vouch_sandbox_free(p->sandbox);
 	free(p->root);
 	free(p->path);
 	free(p->release);
@@ -312,6 +315,7 @@ int vouch_fw_policy_set_sandbox(struct vouch_fw_policy *p, struct vouch_sandbox 
 	if (!building(p))
 		return -EINVAL;
 	p->sandbox = sb;
+	p->sandbox_chosen = 1;
 	return 0;
 }
 
@@ -322,6 +326,15 @@ int vouch_fw_policy_finish(struct vouch_fw_policy *p)
 		return -EINVAL;
 	if (p->broken)
 		return -EBADMSG;
+	/* No choice made: signatures go to a sandbox of the policy's own, whose
+	 * worker starts at the first signature parsed. */
+	if (!p->sandbox_chosen) {
+		int rc = vouch_sandbox_new(&p->sandbox, NULL);
+
+		if (rc)
+			return rc;
+		p->sandbox_owned = 1;
+	}
 	p->finished = 1;
 	return 0;
 }

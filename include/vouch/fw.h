@@ -42,10 +42,11 @@
  * errors DESIGN.md ranks above it); among signature problems the
  * verifier's precedence (DESIGN.md) holds.
  *
- * Signature parsing: every PKCS#7 message is parsed by one internal
- * function, in process or, when a sandbox is set on the policy
- * (vouch_fw_policy_set_sandbox(), vouch/sandbox.h), in the sandbox's
- * worker.
+ * Signature parsing: every PKCS#7 message is untrusted and parsed by one
+ * internal function in a seccomp sandbox (vouch/sandbox.h): by default
+ * one the policy makes at vouch_fw_policy_finish() and owns (its worker
+ * starts at the first signature), or the caller's
+ * (vouch_fw_policy_set_sandbox()), or in process if the caller sets NULL.
  *
  * Ownership: a policy owns its keyring, entries and labels; results point
  * into the policy (rule labels) and into static strings (reasons), so a
@@ -289,18 +290,21 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_set_audit(struct vouch_fw_pol
 							     vouch_fw_audit_fn *fn, void *ctx);
 
 /**
- * Parse signatures in a sandbox (vouch/sandbox.h) instead of in process.
- * @param[in] sb  the sandbox (borrowed: it must outlive the policy), or
- *                NULL for in-process parsing.
+ * Choose where signatures are parsed. Without this call the policy makes
+ * its own sandbox at vouch_fw_policy_finish() (and frees it with itself).
+ * @param[in] sb  a sandbox (vouch/sandbox.h; borrowed: it must outlive
+ *                the policy), or NULL for in-process parsing.
  * @return -EINVAL if finished; otherwise 0.
  */
 VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_set_sandbox(struct vouch_fw_policy *p,
 							       struct vouch_sandbox *sb);
 
 /**
- * Freeze a policy: afterwards it only reads, and checks may run.
+ * Freeze a policy: afterwards it only reads, and checks may run. Unless
+ * vouch_fw_policy_set_sandbox() chose otherwise, the policy's sandbox is
+ * made here (no process starts yet).
  * @return -EINVAL if NULL or already finished; -EBADMSG if a file had an
- *         error (the policy stays unusable); otherwise 0.
+ *         error (the policy stays unusable); -ENOMEM; otherwise 0.
  */
 VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_finish(struct vouch_fw_policy *p);
 
