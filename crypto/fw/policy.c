@@ -650,12 +650,13 @@ static int split(struct reader *r, char *s, char **w, size_t *n)
 	}
 }
 
-/* The label results give: "FILE:LINE: the line", trimmed. */
+/* The label results give: "FILE:LINE: the line", the line trimmed at 240
+ * characters (a SHA-384 allow entry with its name fits). */
 static void set_label(struct reader *r, const char *line)
 {
 	while (*line == ' ' || *line == '\t')
 		line++;
-	snprintf(r->label, sizeof(r->label), "%s:%u: %.80s", r->file, r->line, line);
+	snprintf(r->label, sizeof(r->label), "%s:%u: %.240s", r->file, r->line, line);
 }
 
 static int read_line(struct reader *r, const char *text, size_t len)
