@@ -1,7 +1,7 @@
 /*
- * The sandbox's parent side (see vouch/sandbox.h): starting, feeding,
- * timing out and reaping the parse worker, and handing its replies to
- * sandbox_reply.c. The worker itself is parse-worker.c.
+ * The sandbox's parent side (see vouch/sandbox.h): starting (by exec or
+ * by fork), feeding, timing out and reaping the parse worker, and handing
+ * its replies to sandbox_reply.c. The worker itself is sandbox_worker.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +26,7 @@
 #include "der.h"
 #include "sandbox_internal.h"
 #include "sandbox_wire.h"
+#include "sandbox_worker.h"
 
 #include "sandbox_config.h"     /* VOUCH_PARSE_WORKER_PATH, the installed worker */
 #ifndef CLONE_PIDFD
@@ -51,8 +52,23 @@
 #define SANITIZER_FLAGS 0u
 #endif
 
-/* The worker's end of the channel, as parse-worker.c expects it. */
-#define WORKER_FD 3
+/*
+ * Under valgrind a forked worker would run on the emulator, which makes
+ * calls the filter forbids: a fork-mode sandbox execs the worker instead,
+ * which runs natively with its filter, as every worker does under valgrind.
+ */
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#define UNDER_VALGRIND() (RUNNING_ON_VALGRIND != 0)
+#endif
+#endif
+#ifndef UNDER_VALGRIND
+#define UNDER_VALGRIND() 0
+#endif
+
+/* The worker's end of the channel, as sandbox_worker.c expects it. */
+#define WORKER_FD VOUCH_SBW_CHANNEL
 /* The child's stack between clone() and execve(). */
 #define SPAWN_STACK (64u << 10)
 /* The largest reply: a header and a layout. */
@@ -85,6 +101,9 @@ int vouch_sandbox_new(struct vouch_sandbox **out, const struct vouch_sandbox_opt
 	*out = NULL;
 	if (!opts)
 		opts = &defaults;
+	/* A forked worker is a copy of the host at one moment: one-shot only. */
+	if ((opts->flags & VOUCH_SANDBOX_FORK) && !(opts->flags & VOUCH_SANDBOX_ONE_SHOT))
+		return -EINVAL;
 	path = opts->worker_path;
 	if (!path)
 		path = secure_getenv("VOUCH_PARSE_WORKER");
@@ -178,28 +197,21 @@ static void stop_worker(struct vouch_sandbox *sb)
 	sb->sock = sb->pidfd = -1;
 }
 
-static int start_worker(struct vouch_sandbox *sb)
+/* The worker executable, on the channel's far end fd: its pid and pidfd. */
+static int exec_worker(struct vouch_sandbox *sb, int fd, pid_t *pid, int *pidfd)
 {
 	char mem[24], flags[16];
 	char *argv[] = { (char *)"vouch-parse-worker", mem, flags, NULL };
-	struct spawn_args a = { sb->worker, -1, argv };
+	struct spawn_args a = { sb->worker, fd, argv };
 	sigset_t all, old;
-	int sv[2], pidfd = -1;
 	void *stack;
-	pid_t pid;
 
 	snprintf(mem, sizeof(mem), "%llu", (unsigned long long)sb->memory_limit);
 	snprintf(flags, sizeof(flags), "%u", sb->flags);
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
-		return -ECHILD;
 	stack = mmap(NULL, SPAWN_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK,
 		     -1, 0);
-	if (stack == MAP_FAILED) {
-		close(sv[0]);
-		close(sv[1]);
+	if (stack == MAP_FAILED)
 		return -ENOMEM;
-	}
-	a.fd = sv[1];
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	/*
@@ -207,14 +219,116 @@ static int start_worker(struct vouch_sandbox *sb)
 	 * worker from waitpid(-1) only until execve, after which the kernel
 	 * makes it SIGCHLD anyway (exit_notify() in kernel/exit.c).
 	 */
-	pid = clone(spawn_child, (char *)stack + SPAWN_STACK,
-		    CLONE_VM | CLONE_VFORK | CLONE_PIDFD | SIGCHLD, &a, &pidfd);
+	*pid = clone(spawn_child, (char *)stack + SPAWN_STACK,
+		     CLONE_VM | CLONE_VFORK | CLONE_PIDFD | SIGCHLD, &a, pidfd);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	munmap(stack, SPAWN_STACK);
-	close(sv[1]);
-	if (pid < 0) {
-		close(sv[0]);
+	return *pid < 0 ? -ECHILD : 0;
+}
+
+/*
+ * The number of threads (field 20 of /proc/self/stat) and the size of the
+ * address space (field 23), counted from the last ')': the command's name
+ * before it may hold anything.
+ */
+static int read_self_stat(long *threads, uint64_t *vsize)
+{
+	char buf[1024], *p, *save = NULL;
+	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC), field = 2, found = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	do
+		n = read(fd, buf, sizeof(buf) - 1);
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	if (!p)
+		return -1;
+	for (char *t = strtok_r(p + 1, " ", &save); t && found < 2; t = strtok_r(NULL, " ", &save)) {
+		if (++field == 20 && ++found)
+			*threads = strtol(t, NULL, 10);
+		else if (field == 23 && ++found)
+			*vsize = strtoull(t, NULL, 10);
+	}
+	return found == 2 ? 0 : -1;
+}
+
+/*
+ * A pidfd for the child just forked, while every signal is blocked and
+ * the process has one thread, so that nothing of the host can reap it
+ * first; unless the host has the kernel reap its children (SIGCHLD
+ * ignored): then a child already gone, or a pid since reused, makes the
+ * pidfd fail or name a process that is not our child, which waitid() says.
+ */
+static int open_pidfd(pid_t pid)
+{
+	siginfo_t info;
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+
+	if (fd < 0) {
+		if (errno != ESRCH) {
+			kill(pid, SIGKILL);         /* not reaped: still ours */
+			waitpid(pid, NULL, __WALL);
+		}
+		return -1;
+	}
+	memset(&info, 0, sizeof(info));
+	if (syscall(SYS_waitid, P_PIDFD, fd, &info, WEXITED | WNOHANG | WNOWAIT | __WALL, NULL)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * A copy of this process as the worker (VOUCH_SANDBOX_FORK), on the
+ * channel's far end fd. _Fork(), not fork(): no pthread_atfork handler of
+ * the host runs, in the host or in the child. Only a process of one
+ * thread may be copied: a thread of the host could hold a lock the child
+ * needs (the allocator's). The child's address-space limit is on top of
+ * what it inherits.
+ */
+static int fork_worker(struct vouch_sandbox *sb, int fd, pid_t *pid, int *pidfd)
+{
+	uint64_t vsize = 0, memory;
+	sigset_t all, old;
+	long threads = 0;
+
+	if (read_self_stat(&threads, &vsize) || threads != 1)
+		return -EINVAL;
+	memory = vsize > UINT64_MAX - sb->memory_limit ? UINT64_MAX : vsize + sb->memory_limit;
+	/* Loaded once in the host, the definitions are every worker's. */
+	vouch_sbw_preload();
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	*pid = _Fork();
+	if (*pid == 0)
+		vouch_sbw_run_forked(fd, memory, sb->flags);
+	*pidfd = *pid > 0 ? open_pidfd(*pid) : -1;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return *pidfd < 0 ? -ECHILD : 0;
+}
+
+static int start_worker(struct vouch_sandbox *sb)
+{
+	int sv[2], pidfd = -1, rc;
+	pid_t pid = -1;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
 		return -ECHILD;
+	if ((sb->flags & VOUCH_SANDBOX_FORK) && !UNDER_VALGRIND())
+		rc = fork_worker(sb, sv[1], &pid, &pidfd);
+	else
+		rc = exec_worker(sb, sv[1], &pid, &pidfd);
+	close(sv[1]);
+	if (rc) {
+		close(sv[0]);
+		return rc;
 	}
 	fcntl(sv[0], F_SETFL, O_NONBLOCK);
 	sb->sock = sv[0];
@@ -310,23 +424,22 @@ static int recv_until(int fd, uint8_t *buf, size_t cap, size_t want, size_t *hav
 }
 
 /*
- * Send a request and read the reply's header and payload (at most
- * MAX_REPLY bytes). A trap report ends the exchange with -ECHILD.
+ * Read the reply's header and payload (at most MAX_REPLY bytes) to a
+ * request of op. A trap report ends the exchange with -ECHILD.
  */
-static int exchange(struct vouch_sandbox *sb, const struct vouch_sbw_request *req,
-		    const uint8_t *buf, struct vouch_sbw_reply *rep, uint8_t *payload)
+static int receive_reply(struct vouch_sandbox *sb, uint32_t op, struct vouch_sbw_reply *rep,
+			 uint8_t *payload)
 {
 	uint8_t in[MAX_REPLY];
 	size_t have = 0;
 	int64_t deadline;
 	int rc;
 
+	/* From now, not from the sending: a job may be collected late. */
 	now_ms(&deadline);
 	deadline += sb->timeout_ms;
-	rc = send_request(sb->sock, req, buf, deadline);
 	/* The worker writes a reply in one go: usually one recv() reads it. */
-	if (rc == 0)
-		rc = recv_until(sb->sock, in, sizeof(in), sizeof(*rep), &have, deadline);
+	rc = recv_until(sb->sock, in, sizeof(in), sizeof(*rep), &have, deadline);
 	if (rc)
 		return rc;
 	memcpy(rep, in, sizeof(*rep));
@@ -334,7 +447,7 @@ static int exchange(struct vouch_sandbox *sb, const struct vouch_sbw_request *re
 		sb->last_syscall = (long)rep->op;
 		return -ECHILD;
 	}
-	if (rep->magic != VOUCH_SBW_REPLY_MAGIC || rep->op != req->op ||
+	if (rep->magic != VOUCH_SBW_REPLY_MAGIC || rep->op != op ||
 	    rep->len > MAX_REPLY - sizeof(*rep))
 		return -ECHILD;
 	rc = recv_until(sb->sock, in, sizeof(*rep) + rep->len, sizeof(*rep) + rep->len, &have,
@@ -346,63 +459,148 @@ static int exchange(struct vouch_sandbox *sb, const struct vouch_sbw_request *re
 	return rc;
 }
 
-/*
- * One request through the worker: start one if there is none (or it
- * belongs to the process this one forked from), exchange, and stop it
- * after a failure, or after every request in one-shot mode.
- * check() turns the reply into the result.
- */
-typedef int (*check_fn)(void *ctx, int32_t rc, const uint8_t *payload, size_t len);
+/* ---- Jobs: a request sent, then its reply collected ---- */
 
-static int request(struct vouch_sandbox *sb, struct vouch_sbw_request *req, const uint8_t *buf,
-		   check_fn check, void *ctx)
+enum {
+	JOB_DONE,       /* rc is the result */
+	JOB_SENT,       /* the lock is held and the worker has the request */
+	JOB_DEFERRED,   /* the sandbox was busy: the request goes at collection */
+};
+
+/*
+ * With the lock held: the worker for the job (one started if there is
+ * none, or if it belongs to the process this one forked from), and the
+ * request sent to it.
+ */
+static int send_job(struct vouch_sandbox *sb, struct vouch_sandbox_job *j)
 {
+	int64_t deadline;
+	int rc;
+
+	j->req.fault = sb->fault;
+	j->req.fault_arg = sb->fault_arg;
+	if (sb->sock >= 0 && sb->owner != getpid())
+		stop_worker(sb);                /* forked: never talk to the parent's worker */
+	rc = sb->sock < 0 ? start_worker(sb) : 0;
+	if (rc)
+		return rc;
+	now_ms(&deadline);
+	return send_request(sb->sock, &j->req, j->buf, deadline + sb->timeout_ms);
+}
+
+/*
+ * Send the job's request now if the sandbox is free; if another job holds
+ * it, send it at collection, so that a submission never waits for another
+ * thread's request (nor for what that thread does before collecting it).
+ */
+static void submit(struct vouch_sandbox *sb, struct vouch_sandbox_job *j)
+{
+	j->sb = sb;
+	j->state = JOB_DONE;
+	if (j->rc)
+		return;                         /* refused before any request */
+	if (pthread_mutex_trylock(&sb->lock) != 0) {
+		j->state = JOB_DEFERRED;
+		return;
+	}
+	j->state = JOB_SENT;
+	j->rc = send_job(sb, j);
+}
+
+/* Turns the worker's reply to a job into its result (*out). */
+typedef int (*check_fn)(const struct vouch_sandbox_job *j, void *out, int32_t rc,
+			const uint8_t *payload, size_t len);
+
+/*
+ * The job's result: its reply read and checked. A worker that failed,
+ * timed out or lied is not asked again; in one-shot mode none is.
+ */
+static int collect(struct vouch_sandbox_job *j, check_fn check, void *out)
+{
+	struct vouch_sandbox *sb = j->sb;
 	struct vouch_sbw_reply rep;
 	uint8_t payload[MAX_REPLY];
 	int rc;
 
-	pthread_mutex_lock(&sb->lock);
-	req->fault = sb->fault;
-	req->fault_arg = sb->fault_arg;
-	if (sb->sock >= 0 && sb->owner != getpid())
-		stop_worker(sb);                /* forked: never talk to the parent's worker */
-	rc = sb->sock < 0 ? start_worker(sb) : 0;
+	if (j->state == JOB_DONE)
+		return j->rc;
+	if (j->state == JOB_DEFERRED) {
+		pthread_mutex_lock(&sb->lock);
+		j->rc = send_job(sb, j);
+	}
+	rc = j->rc;
 	if (rc == 0)
-		rc = exchange(sb, req, buf, &rep, payload);
+		rc = receive_reply(sb, j->req.op, &rep, payload);
 	if (rc == 0)
-		rc = check(ctx, rep.rc, payload, rep.len);
-	/* A worker that failed, timed out or lied is not asked again. */
-	if ((rc == -ECHILD || rc == -ETIMEDOUT) || (sb->flags & VOUCH_SANDBOX_ONE_SHOT))
+		rc = check(j, out, rep.rc, payload, rep.len);
+	if (rc == -ECHILD || rc == -ETIMEDOUT || (sb->flags & VOUCH_SANDBOX_ONE_SHOT))
 		stop_worker(sb);
 	pthread_mutex_unlock(&sb->lock);
+	j->state = JOB_DONE;
+	j->rc = rc;
 	return rc;
 }
 
-static struct vouch_sbw_request new_request(uint32_t op, size_t len)
+/* A job of op on buf[0..len), refused with rc if rc is not 0. */
+static void new_job(struct vouch_sandbox_job *j, uint32_t op, const uint8_t *buf, size_t len,
+		    int rc)
 {
-	struct vouch_sbw_request req;
-
-	memset(&req, 0, sizeof(req));
-	req.magic = VOUCH_SBW_REQUEST_MAGIC;
-	req.op = op;
-	req.len = len;
-	return req;
+	memset(j, 0, sizeof(*j));
+	j->req.magic = VOUCH_SBW_REQUEST_MAGIC;
+	j->req.op = op;
+	j->req.len = len;
+	j->buf = buf;
+	j->len = len;
+	j->rc = rc;
 }
 
 /* ---- The requests ---- */
 
-struct pkcs7_ctx {
-	struct vouch_pkcs7 **out;
-	const uint8_t *der;
-	size_t len;
-	const struct vouch_pkcs7_limits *limits;
-};
-
-static int check_pkcs7(void *p, int32_t rc, const uint8_t *payload, size_t len)
+/* vouch_pkcs7_parse()'s argument checks, in its order (out is checked first). */
+static int pkcs7_args(const struct vouch_sandbox *sb, const uint8_t *der, size_t len,
+		      const struct vouch_pkcs7_limits *limits)
 {
-	struct pkcs7_ctx *c = p;
+	if (!sb || !der || limits->max_certs > VOUCH_PKCS7_MAX_CERTS ||
+	    limits->max_signers > VOUCH_PKCS7_MAX_SIGNERS)
+		return -EINVAL;
+	if (len > limits->max_input || len > VOUCH_DER_MAX_LEN)
+		return -E2BIG;
+	return 0;
+}
 
-	return vouch_sbw_check_pkcs7(c->out, c->der, c->len, c->limits, rc, payload, len);
+/* Internal (sandbox_internal.h). */
+void vouch_sandbox_pkcs7_submit(struct vouch_sandbox *sb, struct vouch_sandbox_job *j,
+				const uint8_t *der, size_t len,
+				const struct vouch_pkcs7_limits *limits)
+{
+	struct vouch_pkcs7_limits l;
+
+	if (limits)
+		l = *limits;
+	else
+		vouch_pkcs7_limits_default(&l);
+	new_job(j, VOUCH_SBW_PKCS7, der, len, pkcs7_args(sb, der, len, &l));
+	j->limits = l;
+	j->req.max_input = l.max_input;
+	j->req.max_certs = l.max_certs;
+	j->req.max_signers = l.max_signers;
+	j->req.max_attrs = l.max_attrs;
+	j->req.max_fragments = l.max_fragments;
+	j->req.flags = l.flags;
+	submit(sb, j);
+}
+
+static int check_pkcs7(const struct vouch_sandbox_job *j, void *out, int32_t rc,
+		       const uint8_t *payload, size_t len)
+{
+	return vouch_sbw_check_pkcs7(out, j->buf, j->len, &j->limits, rc, payload, len);
+}
+
+/* Internal (sandbox_internal.h). */
+int vouch_sandbox_pkcs7_collect(struct vouch_sandbox_job *j, struct vouch_pkcs7 **out)
+{
+	*out = NULL;
+	return collect(j, check_pkcs7, out);
 }
 
 /* see vouch/sandbox.h */
@@ -410,67 +608,40 @@ int vouch_sandbox_pkcs7_parse(struct vouch_sandbox *sb, struct vouch_pkcs7 **out
 			      const uint8_t *der, size_t len,
 			      const struct vouch_pkcs7_limits *limits)
 {
-	struct vouch_pkcs7_limits defaults;
-	struct pkcs7_ctx c = { out, der, len, limits };
-	struct vouch_sbw_request req;
+	struct vouch_sandbox_job j;
 
-	/* vouch_pkcs7_parse()'s argument checks, in its order. */
 	if (!out)
 		return -EINVAL;
-	*out = NULL;
-	if (!limits) {
-		vouch_pkcs7_limits_default(&defaults);
-		c.limits = limits = &defaults;
-	}
-	if (!sb || !der || limits->max_certs > VOUCH_PKCS7_MAX_CERTS ||
-	    limits->max_signers > VOUCH_PKCS7_MAX_SIGNERS)
-		return -EINVAL;
-	if (len > limits->max_input || len > VOUCH_DER_MAX_LEN)
-		return -E2BIG;
-	req = new_request(VOUCH_SBW_PKCS7, len);
-	req.max_input = limits->max_input;
-	req.max_certs = limits->max_certs;
-	req.max_signers = limits->max_signers;
-	req.max_attrs = limits->max_attrs;
-	req.max_fragments = limits->max_fragments;
-	req.flags = limits->flags;
-	return request(sb, &req, der, check_pkcs7, &c);
+	vouch_sandbox_pkcs7_submit(sb, &j, der, len, limits);
+	return vouch_sandbox_pkcs7_collect(&j, out);
 }
 
-struct x509_ctx {
-	struct vouch_x509_cert **out;
-	const uint8_t *der;
-	size_t len;
-};
-
-static int check_x509(void *p, int32_t rc, const uint8_t *payload, size_t len)
+static int check_x509(const struct vouch_sandbox_job *j, void *out, int32_t rc,
+		      const uint8_t *payload, size_t len)
 {
-	struct x509_ctx *c = p;
-
-	return vouch_sbw_check_x509(c->out, c->der, c->len, rc, payload, len);
+	return vouch_sbw_check_x509(out, j->buf, j->len, rc, payload, len);
 }
 
 /* see vouch/sandbox.h */
 int vouch_sandbox_x509_parse(struct vouch_sandbox *sb, struct vouch_x509_cert **out,
 			     const uint8_t *der, size_t len)
 {
-	struct x509_ctx c = { out, der, len };
-	struct vouch_sbw_request req;
+	struct vouch_sandbox_job j;
 
 	if (!out)
 		return -EINVAL;
 	*out = NULL;
-	if (!sb || !der)
-		return -EINVAL;
-	if (len > VOUCH_DER_MAX_LEN)
-		return -E2BIG;
-	req = new_request(VOUCH_SBW_X509, len);
-	return request(sb, &req, der, check_x509, &c);
+	new_job(&j, VOUCH_SBW_X509, der, len,
+		!sb || !der ? -EINVAL : len > VOUCH_DER_MAX_LEN ? -E2BIG : 0);
+	submit(sb, &j);
+	return collect(&j, check_x509, out);
 }
 
-static int check_ping(void *p, int32_t rc, const uint8_t *payload, size_t len)
+static int check_ping(const struct vouch_sandbox_job *j, void *out, int32_t rc,
+		      const uint8_t *payload, size_t len)
 {
-	(void)p;
+	(void)j;
+	(void)out;
 	(void)payload;
 	return rc == 0 && len == 0 ? 0 : -ECHILD;
 }
@@ -478,12 +649,13 @@ static int check_ping(void *p, int32_t rc, const uint8_t *payload, size_t len)
 /* see vouch/sandbox.h */
 int vouch_sandbox_ping(struct vouch_sandbox *sb, const uint8_t *buf, size_t len)
 {
-	struct vouch_sbw_request req;
+	struct vouch_sandbox_job j;
 
 	if (!sb || !buf || len > VOUCH_SBW_MAX_INPUT)
 		return -EINVAL;
-	req = new_request(VOUCH_SBW_PING, len);
-	return request(sb, &req, buf, check_ping, NULL);
+	new_job(&j, VOUCH_SBW_PING, buf, len, 0);
+	submit(sb, &j);
+	return collect(&j, check_ping, NULL);
 }
 
 /* see vouch/sandbox.h */

@@ -1,15 +1,57 @@
 /*
- * For the sandbox's tests only: the faults the test worker
- * (vouch-parse-worker-test, parse-worker.c built with
- * VOUCH_SANDBOX_TEST_HOOKS) injects. The installed worker has none of
- * them and ignores the request's fault field.
+ * The sandbox's internals for the rest of the library and its tests: a
+ * request split into its submission and its collection, so that the
+ * caller works while the worker parses (crypto/fw hashes the blob); and,
+ * for the tests only, the faults a worker linked with
+ * parse-worker-faults.c injects (the test worker, vouch-parse-worker-test,
+ * and fork-mode workers of tests/test_sandbox). The installed worker has
+ * none of them and ignores the request's fault field.
  */
 #ifndef VOUCH_ASN1_SANDBOX_INTERNAL_H
 #define VOUCH_ASN1_SANDBOX_INTERNAL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
+#include <vouch/pkcs7.h>
 #include <vouch/sandbox.h>
+
+#include "sandbox_wire.h"
+
+/* A request in flight: the caller's memory, sandbox.c's fields. */
+struct vouch_sandbox_job {
+	struct vouch_sandbox *sb;
+	int state;
+	int rc;
+	struct vouch_sbw_request req;
+	const uint8_t *buf;
+	size_t len;
+	struct vouch_pkcs7_limits limits;
+};
+
+/*
+ * The first half of vouch_sandbox_pkcs7_parse() (same arguments, but the
+ * job in place of out): the argument checks, and the request sent to the
+ * worker, started if need be. Collect every job exactly once, in the
+ * thread that submitted it, and submit no other request to the same
+ * sandbox in between. der and limits must stay as they are until then.
+ *
+ * Locking: a submitted job holds the sandbox's lock until it is
+ * collected (a persistent worker serves one request at a time). If
+ * another thread's job holds it, the submission does not wait: the
+ * request is sent at the collection instead, without the overlap, so
+ * that no thread waits for another's work between its two halves. The
+ * timeout counts from the sending, and again from the collection.
+ */
+void vouch_sandbox_pkcs7_submit(struct vouch_sandbox *sb, struct vouch_sandbox_job *job,
+				const uint8_t *der, size_t len,
+				const struct vouch_pkcs7_limits *limits);
+
+/*
+ * The second half: the reply read and checked, *out (not NULL) the
+ * message or NULL; the codes of vouch_sandbox_pkcs7_parse().
+ */
+int vouch_sandbox_pkcs7_collect(struct vouch_sandbox_job *job, struct vouch_pkcs7 **out);
 
 enum vouch_sandbox_fault {
 	VOUCH_FAULT_NONE = 0,

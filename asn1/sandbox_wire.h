@@ -24,6 +24,9 @@
 #define VOUCH_SBW_REPLY_MAGIC   0x72425376u   /* "vSBr" */
 #define VOUCH_SBW_TRAP_MAGIC    0x74425376u   /* "vSBt": a SIGSYS report */
 
+/* The worker's end of the channel: the only descriptor it keeps. */
+#define VOUCH_SBW_CHANNEL 3
+
 /* The largest input the channel carries (spans are 32-bit). */
 #define VOUCH_SBW_MAX_INPUT ((size_t)0x7fffffff)
 

@@ -6,13 +6,20 @@
  * requests leave no zombie, descriptor or memory growth; threads, fork
  * and a host that reaps its own children are handled.
  *
- * The faults come from the test worker (vouch-parse-worker-test, meson
- * sets $VOUCH_PARSE_WORKER to it). Under ASan the library runs the
- * worker without its filter (the sanitizer's runtime needs calls the
- * filter forbids), so the SIGSYS tests are skipped there with a message.
+ * The tests of the worker's behaviour run twice (their names end in
+ * _fork the second time): with the worker executable, and in fork mode
+ * (VOUCH_SANDBOX_ONE_SHOT | VOUCH_SANDBOX_FORK), where each worker is a
+ * copy of this program. The faults come from parse-worker-faults.c, in
+ * the test worker (vouch-parse-worker-test, meson sets
+ * $VOUCH_PARSE_WORKER to it) and linked into this program for its forked
+ * workers. Under ASan the library runs the worker without its filter (the
+ * sanitizer's runtime needs calls the filter forbids), so the SIGSYS
+ * tests are skipped there with a message. Under valgrind the fork mode
+ * execs the worker (vouch/sandbox.h), so those tests check the parent.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -43,6 +50,18 @@
 #ifndef UNDER_ASAN
 #define UNDER_ASAN 0
 #endif
+
+/* The modes a test runs in: its cmocka state points to one of these. */
+static unsigned exec_mode = 0;
+static unsigned fork_mode = VOUCH_SANDBOX_ONE_SHOT | VOUCH_SANDBOX_FORK;
+
+/* A test in both modes. */
+#define BOTH_MODES(f) { #f, f, NULL, NULL, &exec_mode }, { #f "_fork", f, NULL, NULL, &fork_mode }
+
+static unsigned mode_of(void **state)
+{
+	return *state ? *(const unsigned *)*state : 0;
+}
 
 static struct vouch_sandbox *new_sandbox(unsigned flags, unsigned timeout_ms)
 {
@@ -154,12 +173,11 @@ static size_t compare_dir(struct vouch_sandbox *sb, const char *dir)
 /* $VOUCH_SANDBOX_CORPUS: the malformed corpus, the fuzz seeds, the fixtures. */
 static void test_same_results(void **state)
 {
-	struct vouch_sandbox *sb = new_sandbox(0, 0);
+	struct vouch_sandbox *sb = new_sandbox(mode_of(state), 0);
 	const char *list = getenv("VOUCH_SANDBOX_CORPUS");
 	char *dirs, *save = NULL;
 	size_t n = 0;
 
-	(void)state;
 	assert_non_null(list);
 	dirs = strdup(list);
 	for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save))
@@ -255,9 +273,8 @@ static const struct {
 
 static void test_forbidden_calls(void **state)
 {
-	struct vouch_sandbox *sb = new_sandbox(0, 0);
+	struct vouch_sandbox *sb = new_sandbox(mode_of(state), 0);
 
-	(void)state;
 	if (UNDER_ASAN) {
 		print_message("skipped: under ASan the worker runs without its filter\n");
 		vouch_sandbox_free(sb);
@@ -288,9 +305,8 @@ static void test_forbidden_calls(void **state)
 /* The diagnostic mode names the call (the x32 one is killed by the arch rule). */
 static void test_trap_mode(void **state)
 {
-	struct vouch_sandbox *sb = new_sandbox(VOUCH_SANDBOX_TRAP, 0);
+	struct vouch_sandbox *sb = new_sandbox(mode_of(state) | VOUCH_SANDBOX_TRAP, 0);
 
-	(void)state;
 	if (UNDER_ASAN) {
 		print_message("skipped: under ASan the worker runs without its filter\n");
 		vouch_sandbox_free(sb);
@@ -312,9 +328,8 @@ static void test_trap_mode(void **state)
 
 static void test_crash_and_hang(void **state)
 {
-	struct vouch_sandbox *sb = new_sandbox(0, 300);
+	struct vouch_sandbox *sb = new_sandbox(mode_of(state), 300);
 
-	(void)state;
 	/* abort() needs rt_sigprocmask and tgkill, which the filter forbids. */
 	assert_vouch_err(fault_rc(sb, VOUCH_FAULT_ABORT, 0), -ECHILD);
 	assert_int_equal(vouch_sandbox_last_signal(sb), UNDER_ASAN ? SIGABRT : SIGSYS);
@@ -337,12 +352,11 @@ static void test_lies(void **state)
 		VOUCH_FAULT_LIE_RC, VOUCH_FAULT_LIE_LEN, VOUCH_FAULT_LIE_OP,
 		VOUCH_FAULT_LIE_PAYLOAD, VOUCH_FAULT_LIE_CERT,
 	};
-	struct vouch_sandbox *sb = new_sandbox(0, 0);
+	struct vouch_sandbox *sb = new_sandbox(mode_of(state), 0);
 	struct vouch_x509_cert *cert;
 	uint8_t *buf;
 	size_t len;
 
-	(void)state;
 	for (size_t i = 0; i < sizeof(lies) / sizeof(lies[0]); i++) {
 		int rc = fault_rc(sb, lies[i], 0);
 
@@ -429,10 +443,16 @@ static void many(unsigned flags, int n)
 	free(buf);
 }
 
-/* 10,000 requests to a persistent worker, 1,000 one-shot workers. */
+/*
+ * 10,000 requests to a persistent worker, 1,000 one-shot workers; in fork
+ * mode 10,000 forked workers.
+ */
 static void test_no_leaks(void **state)
 {
-	(void)state;
+	if (mode_of(state)) {
+		many(mode_of(state), 10000);
+		return;
+	}
 	many(0, 10000);
 	many(VOUCH_SANDBOX_ONE_SHOT, 1000);
 }
@@ -443,10 +463,9 @@ static void test_no_leaks(void **state)
  */
 static void test_host_reaps(void **state)
 {
-	struct vouch_sandbox *sb = new_sandbox(0, 0);
+	struct vouch_sandbox *sb = new_sandbox(mode_of(state), 0);
 	struct sigaction sa, old;
 
-	(void)state;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGCHLD, &sa, &old);
@@ -531,6 +550,98 @@ static void test_threads(void **state)
 	vouch_sandbox_free(sb);
 }
 
+/* ---- Fork mode's own rules ---- */
+
+struct blocker {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int go;
+};
+
+static void *wait_for_go(void *p)
+{
+	struct blocker *b = p;
+
+	pthread_mutex_lock(&b->lock);
+	while (!b->go)
+		pthread_cond_wait(&b->cond, &b->lock);
+	pthread_mutex_unlock(&b->lock);
+	return NULL;
+}
+
+/* No copy of a threaded host: -EINVAL while a second thread lives. */
+static void test_fork_mode_threads(void **state)
+{
+	struct vouch_sandbox_opts persistent_fork = { VOUCH_SANDBOX_FORK, 0, 0, NULL };
+	struct blocker b = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0 };
+	struct vouch_sandbox *sb = new_sandbox(fork_mode, 0), *none;
+	struct vouch_x509_cert *cert;
+	struct vouch_pkcs7 *msg;
+	uint8_t *buf;
+	size_t len;
+	pthread_t t;
+
+	(void)state;
+	assert_vouch_err(vouch_sandbox_new(&none, &persistent_fork), -EINVAL);
+	assert_null(none);
+	buf = fixture("pkcs7/attached.der", &len);
+	assert_int_equal(pthread_create(&t, NULL, wait_for_go, &b), 0);
+	assert_vouch_err(vouch_sandbox_pkcs7_parse(sb, &msg, buf, len, NULL), -EINVAL);
+	assert_null(msg);
+	assert_vouch_err(vouch_sandbox_x509_parse(sb, &cert, buf, len), -EINVAL);
+	assert_vouch_err(vouch_sandbox_ping(sb, buf, len), -EINVAL);
+	assert_vouch_err(vouch_sandbox_start(sb), -EINVAL);
+	pthread_mutex_lock(&b.lock);
+	b.go = 1;
+	pthread_cond_signal(&b.cond);
+	pthread_mutex_unlock(&b.lock);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	/* One thread again (the kernel counts a joined thread out at once). */
+	assert_carries_on(sb);
+	assert_vouch_ok(vouch_sandbox_start(sb));
+	assert_carries_on(sb);
+	free(buf);
+	vouch_sandbox_free(sb);
+	assert_no_children();
+}
+
+static int prepared;
+
+static void count_prepare(void)
+{
+	prepared++;
+}
+
+static void segv_handler(int sig)
+{
+	(void)sig;
+	_exit(0);       /* in a worker, this would hide the crash */
+}
+
+/*
+ * The host's fork handlers do not run (_Fork), nor do its signal handlers
+ * in the worker: a crash there is a SIGSEGV, whatever the host catches.
+ */
+static void test_fork_mode_host(void **state)
+{
+	struct vouch_sandbox *sb = new_sandbox(fork_mode, 0);
+	struct sigaction sa, old;
+
+	(void)state;
+	assert_int_equal(pthread_atfork(count_prepare, NULL, NULL), 0);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = segv_handler;
+	sigaction(SIGSEGV, &sa, &old);
+	assert_carries_on(sb);
+	assert_vouch_err(fault_rc(sb, VOUCH_FAULT_SEGV, 0), -ECHILD);
+	sigaction(SIGSEGV, &old, NULL);
+	/* UBSan turns the null store into an abort. */
+	assert_int_equal(vouch_sandbox_last_signal(sb), UNDER_ASAN ? SIGABRT : SIGSEGV);
+	assert_int_equal(prepared, 0);
+	vouch_sandbox_free(sb);
+	assert_no_children();
+}
+
 /* A worker path that does not exist: a clean -ECHILD, not a hang. */
 static void test_missing_worker(void **state)
 {
@@ -550,15 +661,17 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_arguments),
-		cmocka_unit_test(test_same_results),
-		cmocka_unit_test(test_forbidden_calls),
-		cmocka_unit_test(test_trap_mode),
-		cmocka_unit_test(test_crash_and_hang),
-		cmocka_unit_test(test_lies),
-		cmocka_unit_test(test_no_leaks),
-		cmocka_unit_test(test_host_reaps),
+		BOTH_MODES(test_same_results),
+		BOTH_MODES(test_forbidden_calls),
+		BOTH_MODES(test_trap_mode),
+		BOTH_MODES(test_crash_and_hang),
+		BOTH_MODES(test_lies),
+		BOTH_MODES(test_no_leaks),
+		BOTH_MODES(test_host_reaps),
 		cmocka_unit_test(test_fork),
 		cmocka_unit_test(test_threads),
+		cmocka_unit_test(test_fork_mode_threads),
+		cmocka_unit_test(test_fork_mode_host),
 		cmocka_unit_test(test_missing_worker),
 	};
 

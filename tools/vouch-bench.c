@@ -33,6 +33,8 @@
  * an empty reply (the channel's cost, no parsing); sandbox-oneshot starts
  * a worker (clone, execve, limits, filter), parses the 4096-byte
  * verification message in it, checks the reply and reaps it;
+ * sandbox-oneshot-fork does the same with a worker forked from
+ * vouch-bench (VOUCH_SANDBOX_FORK: _Fork, limits, filter, no execve);
  * pkcs7-verify-rsa2048-sandboxed is pkcs7-verify-rsa2048 with the parse
  * in a persistent worker. Speed targets
  * are checked against these figures (tools/bench-peers), never in unit
@@ -407,18 +409,24 @@ static void run_fw_check(const void *figure, size_t size, uint64_t iters)
 	}
 }
 
-/* The sandbox figures' two sandboxes, made at their first use. */
+/* The sandbox figures' sandboxes, one per set of flags, made at their first use. */
 static struct vouch_sandbox *sandbox_for(unsigned flags)
 {
-	static struct vouch_sandbox *persistent, *one_shot;
-	struct vouch_sandbox **sb = flags ? &one_shot : &persistent;
+	static struct vouch_sandbox *made[3];
+	static unsigned made_flags[3];
 	struct vouch_sandbox_opts opts = { flags, 0, 0, NULL };
+	size_t i = 0;
 
-	if (!*sb && vouch_sandbox_new(sb, &opts) != 0) {
+	while (i < 3 && made[i] && made_flags[i] != flags)
+		i++;
+	if (i < 3 && made[i])
+		return made[i];
+	if (i == 3 || vouch_sandbox_new(&made[i], &opts) != 0) {
 		tool_error("vouch-bench", "cannot make a sandbox");
 		exit(EXIT_INTERNAL);
 	}
-	return *sb;
+	made_flags[i] = flags;
+	return made[i];
 }
 
 static void sandbox_failed(const char *name, int rc)
@@ -440,12 +448,22 @@ static void run_sandbox_roundtrip(const void *figure, size_t size, uint64_t iter
 	}
 }
 
+/* A sandboxed figure: the sandbox's flags, and whether it verifies too. */
+struct sandboxed {
+	unsigned flags;
+	int verify;
+};
+
+static const struct sandboxed oneshot_exec = { VOUCH_SANDBOX_ONE_SHOT, 0 };
+static const struct sandboxed oneshot_fork = { VOUCH_SANDBOX_ONE_SHOT | VOUCH_SANDBOX_FORK, 0 };
+static const struct sandboxed persistent_verify = { 0, 1 };
+
 /* Parse the verification message in the sandbox, and verify it if asked. */
 static void run_sandboxed(const void *figure, size_t size, uint64_t iters)
 {
 	const struct figure *fig = figure;
-	int one_shot = fig->arg == NULL;
-	struct vouch_sandbox *sb = sandbox_for(one_shot ? VOUCH_SANDBOX_ONE_SHOT : 0);
+	const struct sandboxed *how = fig->arg;
+	struct vouch_sandbox *sb = sandbox_for(how->flags);
 	const unsigned char *msg = size == 4096 ? verify_rsa2048.small : verify_rsa2048.large;
 	size_t len = size == 4096 ? *verify_rsa2048.small_len : *verify_rsa2048.large_len;
 
@@ -455,7 +473,7 @@ static void run_sandboxed(const void *figure, size_t size, uint64_t iters)
 
 		if (rc)
 			sandbox_failed(fig->name, rc);
-		if (!one_shot)
+		if (how->verify)
 			rc = vouch_pkcs7_verify(p7, verify_content, size, verify_keyring, NULL, NULL);
 		vouch_pkcs7_free(p7);
 		if (rc)
@@ -498,8 +516,10 @@ static const struct figure figures[] = {
 	{ "pkcs7-verify-p256", BENCH_USOP, run_pkcs7_verify, &verify_p256, { 4096, 1048576 }, 1 },
 	{ "fw-check", BENCH_MBPS, run_fw_check, NULL, { 1048576, BIG_SIZE }, 1 },
 	{ "sandbox-roundtrip", BENCH_USOP, run_sandbox_roundtrip, NULL, { 4096 }, 1 },
-	{ "sandbox-oneshot", BENCH_USOP, run_sandboxed, NULL, { 4096 }, 1 },
-	{ "pkcs7-verify-rsa2048-sandboxed", BENCH_USOP, run_sandboxed, &verify_rsa2048, { 4096 }, 1 },
+	{ "sandbox-oneshot", BENCH_USOP, run_sandboxed, &oneshot_exec, { 4096 }, 1 },
+	{ "sandbox-oneshot-fork", BENCH_USOP, run_sandboxed, &oneshot_fork, { 4096 }, 1 },
+	{ "pkcs7-verify-rsa2048-sandboxed", BENCH_USOP, run_sandboxed, &persistent_verify, { 4096 },
+	  1 },
 };
 #define NFIGURES (sizeof(figures) / sizeof(figures[0]))
 

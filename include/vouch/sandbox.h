@@ -37,8 +37,23 @@
  * process that forks gets a fresh worker in the child at its first
  * request: it never talks to the parent's.
  *
+ * Fork mode (VOUCH_SANDBOX_FORK, one-shot only) skips the execve, which
+ * is most of a one-shot request's cost: the worker is a copy of the host,
+ * made with _Fork() (no pthread_atfork handler runs) while every signal is
+ * blocked, and allowed only while the host has one thread (a copy of a
+ * threaded process may hold another thread's locks; -EINVAL otherwise).
+ * The child does what execve() would have done to the host's signal
+ * handlers (back to SIG_DFL; ignored signals stay ignored), then exactly
+ * what the executable does: the same confinement (its RLIMIT_AS on top of
+ * the address space it inherits), filter and request loop, and it ends
+ * with _exit() (no atexit handler, no stdio flushed). Its pidfd is opened
+ * right after the fork and checked to name that child. It holds a copy
+ * of the host's memory, but can send nothing but its reply, which the
+ * parent checks as it checks any worker's.
+ *
  * Thread-safety: a sandbox may be shared by threads; requests are
- * serialised by its mutex. A child forked while another thread was
+ * serialised by its mutex (a fork-mode sandbox refuses requests while the
+ * process has more than one thread). A child forked while another thread was
  * inside a request must not use the sandbox (the mutex may be held).
  * Ownership: vouch_sandbox_new() allocates, vouch_sandbox_free() kills
  * and reaps the worker. Results point into the caller's buffer, as the
@@ -78,6 +93,16 @@ extern "C" {
  * on the emulator; the worker runs natively, with its filter.)
  */
 #define VOUCH_SANDBOX_NO_FILTER 0x4u
+/**
+ * Options flag, with VOUCH_SANDBOX_ONE_SHOT only: each worker is a fork of
+ * the calling process, not an execve() of the worker executable (see
+ * "Fork mode" above); worker_path is then unused. Requests and
+ * vouch_sandbox_start() return -EINVAL while the process has more than
+ * one thread (as /proc/self/stat counts them, or if it cannot be read).
+ * Under valgrind the worker is exec'd all the same: a copy of the process
+ * would run on the emulator, which makes calls the filter forbids.
+ */
+#define VOUCH_SANDBOX_FORK 0x8u
 
 /** How a sandbox runs its worker; all zero is the default. */
 struct vouch_sandbox_opts {
@@ -100,7 +125,8 @@ struct vouch_sandbox;
  *
  * @param[out] out   the sandbox (free with vouch_sandbox_free()).
  * @param[in]  opts  options, or NULL for the defaults; copied.
- * @return -EINVAL if @p out is NULL or the worker path is too long;
+ * @return -EINVAL if @p out is NULL, the worker path is too long, or
+ *         VOUCH_SANDBOX_FORK is set without VOUCH_SANDBOX_ONE_SHOT;
  *         -ENOMEM; otherwise 0.
  */
 VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_sandbox_new(struct vouch_sandbox **out,
@@ -123,7 +149,8 @@ VOUCH_EXPORT void vouch_sandbox_free(struct vouch_sandbox *sb);
  * @param[in]  len     its length.
  * @param[in]  limits  as for vouch_pkcs7_parse(), or NULL.
  * @return the codes of vouch_pkcs7_parse() (-EINVAL also if @p sb is
- *         NULL), and: -ETIMEDOUT if the worker did not answer in time;
+ *         NULL, or in fork mode if the process has more than one
+ *         thread), and: -ETIMEDOUT if the worker did not answer in time;
  *         -ECHILD if it could not be started, died (a signal: see
  *         vouch_sandbox_last_signal()) or sent a reply that is malformed
  *         or disagrees with the parent's own reading of the bytes.
@@ -140,8 +167,8 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_sandbox_pkcs7_parse(struct vouch_sandbo
  * @param[out] out  the certificate (free with vouch_x509_free()), or NULL.
  * @param[in]  der  the certificate; it must outlive @p *out.
  * @param[in]  len  its length.
- * @return the codes of vouch_x509_parse(), and -ETIMEDOUT and -ECHILD as
- *         for vouch_sandbox_pkcs7_parse().
+ * @return the codes of vouch_x509_parse(), and -EINVAL (fork mode),
+ *         -ETIMEDOUT and -ECHILD as for vouch_sandbox_pkcs7_parse().
  */
 VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_sandbox_x509_parse(struct vouch_sandbox *sb,
 							    struct vouch_x509_cert **out,
@@ -151,8 +178,8 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_sandbox_x509_parse(struct vouch_sandbox
  * A round trip without parsing, for the benchmark: @p len bytes to the
  * worker, which reads them all and answers with an empty reply.
  *
- * @return -EINVAL if @p sb or @p buf is NULL; -ETIMEDOUT, -ECHILD as
- *         above; otherwise 0.
+ * @return -EINVAL if @p sb or @p buf is NULL (or as above, in fork
+ *         mode); -ETIMEDOUT, -ECHILD as above; otherwise 0.
  */
 VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_sandbox_ping(struct vouch_sandbox *sb,
 						      const uint8_t *buf, size_t len);
@@ -163,7 +190,8 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_sandbox_ping(struct vouch_sandbox *sb,
  * In one-shot mode the started worker serves the next request.
  *
  * @param[in] sb  the sandbox.
- * @return -EINVAL if @p sb is NULL; -ENOMEM; -ECHILD if the worker could
+ * @return -EINVAL if @p sb is NULL, or in fork mode if the process has
+ *         more than one thread; -ENOMEM; -ECHILD if the worker could
  *         not be started (a missing worker shows only at the first
  *         request, when its channel closes); otherwise 0, also when a
  *         worker is running already.

@@ -1,13 +1,28 @@
 /*
- * The test worker's faults (sandbox_internal.h), included by
- * parse-worker.c only when built with VOUCH_SANDBOX_TEST_HOOKS: each runs
- * after the filter is installed and the request is parsed, just before
- * the reply would be written.
+ * The sandbox tests' faults (sandbox_internal.h), linked only into the
+ * test worker (vouch-parse-worker-test) and tests/test_sandbox, whose
+ * fork-mode workers run them (sandbox_worker.h says how the library finds
+ * them): each runs after the filter is installed and the request is
+ * parsed, just before the reply would be written.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
-#include <fcntl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "sandbox_internal.h"
+#include "sandbox_worker.h"
+
+#define CHANNEL VOUCH_SBW_CHANNEL
+#ifndef __X32_SYSCALL_BIT
+#define __X32_SYSCALL_BIT 0x40000000
+#endif
 
 /* One forbidden call; returning means the filter let it through. */
 static void forbidden_call(uint64_t which)
@@ -69,7 +84,8 @@ static void forbidden_call(uint64_t which)
 	}
 }
 
-static int inject(const struct vouch_sbw_request *req, struct reply *r, size_t *len)
+int vouch_sbw_fault_inject(const struct vouch_sbw_request *req, struct vouch_sbw_reply_buf *r,
+			   size_t *len)
 {
 	volatile int *volatile nowhere = NULL;
 
@@ -106,7 +122,7 @@ static int inject(const struct vouch_sbw_request *req, struct reply *r, size_t *
 		break;
 	case VOUCH_FAULT_LIE_SHORT:
 		*len /= 2;
-		if (write_all(r, *len))
+		if (vouch_sbw_write_all(r, *len))
 			_exit(3);
 		_exit(0);
 	case VOUCH_FAULT_LIE_MAGIC:
