@@ -7,7 +7,11 @@
  * chunk so that each chunk is hashed by every algorithm while it is in
  * cache, and the signature is then checked against the digest already
  * computed (vouch_pkcs7_verify_digest()), so a signed blob costs one
- * SHA-256 of its bytes plus a signature check.
+ * SHA-256 of its bytes plus a signature check. The signature is sent to
+ * the sandbox's worker before the blob is hashed and collected after, so
+ * that on two cores its parse overlaps the hash; a signer whose digest
+ * algorithm was not in that pass (neither SHA-256 nor a list's SHA-384)
+ * costs a second pass over the blob.
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -23,6 +27,7 @@
 
 #include "fw_internal.h"
 #include "keys.h"
+#include "sandbox_internal.h"
 
 #define HASH_CHUNK (64u << 10)
 #define MAX_ALGS 3
@@ -35,36 +40,57 @@ static int looks_pem(const uint8_t *buf, size_t len)
 }
 
 /*
- * Signatures are untrusted bytes: parsed in the policy's sandbox (its own
- * by default, vouch/sandbox.h) unless the caller chose in-process parsing.
+ * A signature on its way through the one parser: decoded from PEM, and
+ * sent to the policy's sandbox (its own by default, vouch/sandbox.h) or,
+ * if the caller chose in-process parsing, parsed at the collection.
+ * Submitting first lets the worker parse while the caller hashes the blob.
  * The sandbox serialises its requests, so concurrent checks stay safe.
  */
-static int parse_der(const struct vouch_fw_policy *p, struct vouch_pkcs7 **msg,
-		     const uint8_t *der, size_t len)
+struct sig_job {
+	const struct vouch_fw_policy *p;
+	const uint8_t *der;
+	size_t len;
+	int rc;                      /* a PEM failure: nothing submitted */
+	struct vouch_sandbox_job job;
+};
+
+static void sig_submit(struct sig_job *q, const struct vouch_fw_policy *p, const uint8_t *sig,
+		       size_t len, struct fw_sig *out)
 {
+	memset(out, 0, sizeof(*out));
+	q->p = p;
+	q->der = sig;
+	q->len = len;
+	q->rc = 0;
+	if (looks_pem(sig, len)) {
+		q->rc = vouch_pkcs7_pem_decode((const char *)sig, len, &out->der_owned, &q->len);
+		if (q->rc)
+			return;
+		q->der = out->der_owned;
+	}
 	if (p->sandbox)
-		return vouch_sandbox_pkcs7_parse(p->sandbox, msg, der, len, NULL);
-	return vouch_pkcs7_parse(msg, der, len, NULL);
+		vouch_sandbox_pkcs7_submit(p->sandbox, &q->job, q->der, q->len, NULL);
+}
+
+static int sig_collect(struct sig_job *q, struct fw_sig *out)
+{
+	int rc = q->rc;
+
+	if (rc == 0)
+		rc = q->p->sandbox ? vouch_sandbox_pkcs7_collect(&q->job, &out->msg)
+				   : vouch_pkcs7_parse(&out->msg, q->der, q->len, NULL);
+	if (rc)
+		vouch_fw_sig_free(out);
+	return rc;
 }
 
 int vouch_fw_parse_signature(const struct vouch_fw_policy *p, const uint8_t *sig, size_t len,
 			     struct fw_sig *out)
 {
-	const uint8_t *der = sig;
-	size_t der_len = len;
-	int rc;
+	struct sig_job q;
 
-	memset(out, 0, sizeof(*out));
-	if (looks_pem(sig, len)) {
-		rc = vouch_pkcs7_pem_decode((const char *)sig, len, &out->der_owned, &der_len);
-		if (rc)
-			return rc;
-		der = out->der_owned;
-	}
-	rc = parse_der(p, &out->msg, der, der_len);
-	if (rc)
-		vouch_fw_sig_free(out);
-	return rc;
+	sig_submit(&q, p, sig, len, out);
+	return sig_collect(&q, out);
 }
 
 void vouch_fw_sig_free(struct fw_sig *s)
@@ -114,24 +140,27 @@ static void feed(struct vouch_hash_ctx *ctx, size_t n, const uint8_t *buf, size_
 }
 
 /*
- * One pass: the first content_len bytes (the signed part of a
- * module-style blob, or all of it), then, from copies of the running
- * contexts, the rest for the whole blob's digests.
+ * One pass for the algorithms from the first on: the first content_len
+ * bytes (the signed part of a module-style blob, or all of it), then,
+ * from copies of the running contexts, the rest for the whole blob's
+ * digests.
  */
-static void hash_blob(struct digests *d, const uint8_t *buf, size_t size, size_t content_len)
+static void hash_blob(struct digests *d, size_t first, const uint8_t *buf, size_t size,
+		      size_t content_len)
 {
 	struct vouch_hash_ctx ctx[MAX_ALGS], fork;
+	size_t n = d->n - first;
 
-	for (size_t i = 0; i < d->n; i++)
-		vouch_hash_init(&ctx[i], d->alg[i]);
-	feed(ctx, d->n, buf, 0, content_len);
-	for (size_t i = 0; i < d->n; i++) {
+	for (size_t i = 0; i < n; i++)
+		vouch_hash_init(&ctx[i], d->alg[first + i]);
+	feed(ctx, n, buf, 0, content_len);
+	for (size_t i = 0; i < n; i++) {
 		fork = ctx[i];
-		vouch_hash_final(&fork, d->content[i]);
+		vouch_hash_final(&fork, d->content[first + i]);
 	}
-	feed(ctx, d->n, buf, content_len, size);
-	for (size_t i = 0; i < d->n; i++)
-		vouch_hash_final(&ctx[i], d->whole[i]);
+	feed(ctx, n, buf, content_len, size);
+	for (size_t i = 0; i < n; i++)
+		vouch_hash_final(&ctx[i], d->whole[first + i]);
 }
 
 /* ---- The decision ---- */
@@ -146,6 +175,7 @@ struct job {
 	size_t sig_len;
 	size_t content_len;       /* the signed bytes: all, or before an appended signature */
 	int sig_rc;               /* why there is no usable signature, or 0 */
+	struct sig_job pending;   /* the signature, submitted */
 	struct fw_sig parsed;
 	struct digests d;
 	struct vouch_fw_result *res;
@@ -191,7 +221,10 @@ static const struct vouch_hash_alg *signer_hash(const struct job *j)
 	return NULL;
 }
 
-/* Which signature the rule looks at: detached, appended or none. */
+/*
+ * Which signature the rule looks at: detached, appended or none; it is
+ * submitted to the parser, to be collected with collect_signature().
+ */
 static void find_signature(struct job *j, const uint8_t *sig, size_t sig_len)
 {
 	struct vouch_span span;
@@ -213,7 +246,13 @@ static void find_signature(struct job *j, const uint8_t *sig, size_t sig_len)
 		j->sig_len = sig_len;
 	}
 	if (j->sig)
-		j->sig_rc = vouch_fw_parse_signature(j->p, j->sig, j->sig_len, &j->parsed);
+		sig_submit(&j->pending, j->p, j->sig, j->sig_len, &j->parsed);
+}
+
+static void collect_signature(struct job *j)
+{
+	if (j->sig)
+		j->sig_rc = sig_collect(&j->pending, &j->parsed);
 }
 
 static int entry_matches(const struct job *j, const struct fw_entry *e)
@@ -292,9 +331,14 @@ static int judge(struct job *j, const uint8_t *sig, size_t sig_len)
 	want_alg(&j->d, &vouch_sha256_alg);
 	if (j->p->need_sha384)
 		want_alg(&j->d, &vouch_sha384_alg);
-	if (j->sig_rc == 0 && (alg = signer_hash(j)) != NULL)
+	hash_blob(&j->d, 0, j->buf, j->size, j->content_len);
+	collect_signature(j);
+	if (j->sig_rc == 0 && (alg = signer_hash(j)) != NULL && !digest_of(&j->d, alg, 1)) {
+		size_t first = j->d.n;
+
 		want_alg(&j->d, alg);
-	hash_blob(&j->d, j->buf, j->size, j->content_len);
+		hash_blob(&j->d, first, j->buf, j->size, j->content_len);
+	}
 	memcpy(j->res->sha256, digest_of(&j->d, &vouch_sha256_alg, 0), VOUCH_SHA256_LEN);
 	j->res->has_sha256 = 1;
 	if (j->p->need_sha384) {
