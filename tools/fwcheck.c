@@ -158,8 +158,11 @@ static int check_one(const struct args *a, const struct vouch_fw_policy *p, cons
 }
 
 /* The policy file, the command line's search settings, frozen. */
-static int load_policy(const struct args *a, struct vouch_fw_policy **out)
+static int load_policy(const struct args *a, struct vouch_fw_policy **out,
+		       struct vouch_sandbox **sb)
 {
+	static const struct vouch_sandbox_opts fork_opts = {
+		VOUCH_SANDBOX_ONE_SHOT | VOUCH_SANDBOX_FORK, 0, 0, NULL };
 	char err[512];
 	int rc = vouch_fw_policy_new(out);
 
@@ -167,9 +170,15 @@ static int load_policy(const struct args *a, struct vouch_fw_policy **out)
 		tool_error(prog, "%s", err);
 		return rc == -EBADMSG ? EXIT_USAGE : tool_exit_code(rc);
 	}
-	/* By default the policy parses signatures in its own sandbox. */
-	if (rc == 0 && a->no_sandbox)
-		rc = vouch_fw_policy_set_sandbox(*out, NULL);
+	/*
+	 * Signatures are parsed in a sandbox whose one-shot workers are forks
+	 * of this single-threaded program (no execve per signature), unless
+	 * --no-sandbox: then in process.
+	 */
+	if (rc == 0 && !a->no_sandbox)
+		rc = vouch_sandbox_new(sb, &fork_opts);
+	if (rc == 0)
+		rc = vouch_fw_policy_set_sandbox(*out, *sb);
 	if (rc == 0 && (a->root || a->release))
 		rc = vouch_fw_policy_set_search(*out, a->root, NULL, a->release);
 	if (rc == 0)
@@ -184,14 +193,16 @@ static int load_policy(const struct args *a, struct vouch_fw_policy **out)
 int main(int argc, char **argv)
 {
 	struct vouch_fw_policy *p = NULL;
+	struct vouch_sandbox *sb = NULL;
 	struct args a;
 	int rc = parse_args(argc, argv, &a), worst = 0;
 
 	if (rc)
 		return rc;
-	rc = load_policy(&a, &p);
+	rc = load_policy(&a, &p, &sb);
 	if (rc) {
 		vouch_fw_policy_free(p);
+		vouch_sandbox_free(sb);
 		return rc;
 	}
 	if (a.file) {
@@ -204,5 +215,6 @@ int main(int argc, char **argv)
 		}
 	}
 	vouch_fw_policy_free(p);
+	vouch_sandbox_free(sb);     /* after the policy, which borrows it */
 	return worst;
 }
