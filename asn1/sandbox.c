@@ -288,19 +288,14 @@ static int open_pidfd(pid_t pid)
 /*
  * A copy of this process as the worker (VOUCH_SANDBOX_FORK), on the
  * channel's far end fd. _Fork(), not fork(): no pthread_atfork handler of
- * the host runs, in the host or in the child. Only a process of one
- * thread may be copied: a thread of the host could hold a lock the child
- * needs (the allocator's). The child's address-space limit is on top of
- * what it inherits.
+ * the host runs, in the host or in the child. The child's address-space
+ * limit is on top of what it inherits (vsize).
  */
-static int fork_worker(struct vouch_sandbox *sb, int fd, pid_t *pid, int *pidfd)
+static int fork_worker(struct vouch_sandbox *sb, uint64_t vsize, int fd, pid_t *pid, int *pidfd)
 {
-	uint64_t vsize = 0, memory;
+	uint64_t memory;
 	sigset_t all, old;
-	long threads = 0;
 
-	if (read_self_stat(&threads, &vsize) || threads != 1)
-		return -EINVAL;
 	memory = vsize > UINT64_MAX - sb->memory_limit ? UINT64_MAX : vsize + sb->memory_limit;
 	/* Loaded once in the host, the definitions are every worker's. */
 	vouch_sbw_preload();
@@ -317,12 +312,20 @@ static int fork_worker(struct vouch_sandbox *sb, int fd, pid_t *pid, int *pidfd)
 static int start_worker(struct vouch_sandbox *sb)
 {
 	int sv[2], pidfd = -1, rc;
+	uint64_t vsize = 0;
+	long threads = 0;
 	pid_t pid = -1;
 
+	/* Only a process of one thread may be copied: a thread of the host
+	 * could hold a lock the child needs (the allocator's). The rule
+	 * holds under valgrind too, where the worker is exec'd instead. */
+	if ((sb->flags & VOUCH_SANDBOX_FORK) &&
+	    (read_self_stat(&threads, &vsize) || threads != 1))
+		return -EINVAL;
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
 		return -ECHILD;
 	if ((sb->flags & VOUCH_SANDBOX_FORK) && !UNDER_VALGRIND())
-		rc = fork_worker(sb, sv[1], &pid, &pidfd);
+		rc = fork_worker(sb, vsize, sv[1], &pid, &pidfd);
 	else
 		rc = exec_worker(sb, sv[1], &pid, &pidfd);
 	close(sv[1]);
