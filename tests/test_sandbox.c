@@ -344,7 +344,8 @@ static int segv_signal(unsigned mode)
 
 static void test_crash_and_hang(void **state)
 {
-	struct vouch_sandbox *sb = new_sandbox(mode_of(state), 300);
+	/* An ASan worker's crash report (symbolised) takes its time. */
+	struct vouch_sandbox *sb = new_sandbox(mode_of(state), UNDER_ASAN ? 5000 : 300);
 
 	/* abort() needs rt_sigprocmask and tgkill, which the filter forbids. */
 	assert_vouch_err(fault_rc(sb, VOUCH_FAULT_ABORT, 0), -ECHILD);
