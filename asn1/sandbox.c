@@ -92,6 +92,7 @@ struct vouch_sandbox {
 	pthread_mutex_t lock;
 	unsigned flags;
 	unsigned timeout_ms;
+	unsigned spin_us;       /* how long each end polls before sleeping */
 	uint64_t memory_limit;
 	char worker[PATH_MAX];
 	/* The running worker, if sock >= 0; owner is the pid that started it. */
@@ -102,6 +103,20 @@ struct vouch_sandbox {
 	uint32_t fault;         /* tests: the fault the next request asks for */
 	uint64_t fault_arg;
 };
+
+/*
+ * Polling helps when the other end runs on another CPU meanwhile; on one
+ * CPU it would only keep the other end from running ("Waiting" in
+ * vouch/sandbox.h).
+ */
+static unsigned spin_budget(unsigned flags)
+{
+	cpu_set_t cpus;
+
+	if ((flags & VOUCH_SANDBOX_NO_SPIN) || sched_getaffinity(0, sizeof(cpus), &cpus) != 0)
+		return 0;
+	return CPU_COUNT(&cpus) >= 2 ? VOUCH_SANDBOX_SPIN_US : 0;
+}
 
 /* see vouch/sandbox.h */
 int vouch_sandbox_new(struct vouch_sandbox **out, const struct vouch_sandbox_opts *opts)
@@ -134,6 +149,7 @@ int vouch_sandbox_new(struct vouch_sandbox **out, const struct vouch_sandbox_opt
 	}
 	sb->flags = opts->flags | SANITIZER_FLAGS;
 	sb->timeout_ms = opts->timeout_ms ? opts->timeout_ms : VOUCH_SANDBOX_TIMEOUT_MS;
+	sb->spin_us = spin_budget(sb->flags);
 	sb->memory_limit = opts->memory_limit ? opts->memory_limit : VOUCH_SANDBOX_MEMORY_LIMIT;
 	strcpy(sb->worker, path);
 	sb->sock = sb->pidfd = -1;
@@ -177,6 +193,14 @@ static int now_ms(int64_t *t)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	*t = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 	return 0;
+}
+
+static int64_t now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
 /* Reap the worker through its pidfd, recording how it ended. */
@@ -450,10 +474,16 @@ static int send_request(int fd, const struct vouch_sbw_request *req, const uint8
 	return 0;
 }
 
-/* Read into buf until it holds want bytes (*have so far, at most cap read). */
+/*
+ * Read into buf until it holds want bytes (*have so far, at most cap
+ * read): polled for up to spin_us, then waited for until the deadline.
+ */
 static int recv_until(int fd, uint8_t *buf, size_t cap, size_t want, size_t *have,
-		      int64_t deadline)
+		      unsigned spin_us, int64_t deadline)
 {
+	int64_t spin_end = spin_us ? now_us() + spin_us : 0;
+	unsigned polls = 0;
+
 	while (*have < want) {
 		ssize_t n = recv(fd, buf + *have, cap - *have, MSG_DONTWAIT);
 		int rc;
@@ -466,6 +496,12 @@ static int recv_until(int fd, uint8_t *buf, size_t cap, size_t want, size_t *hav
 			continue;
 		if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
 			return -ECHILD;         /* closed: the worker died */
+		/* The clock every few polls: a poll is a fraction of a microsecond. */
+		if (spin_end && (++polls % 8 != 0 || now_us() < spin_end)) {
+			vouch_sbw_relax();
+			continue;
+		}
+		spin_end = 0;
 		rc = wait_ready(fd, POLLIN, deadline);
 		if (rc)
 			return rc;
@@ -489,7 +525,7 @@ static int receive_reply(struct vouch_sandbox *sb, uint32_t op, struct vouch_sbw
 	now_ms(&deadline);
 	deadline += sb->timeout_ms;
 	/* The worker writes a reply in one go: usually one recv() reads it. */
-	rc = recv_until(sb->sock, in, sizeof(in), sizeof(*rep), &have, deadline);
+	rc = recv_until(sb->sock, in, sizeof(in), sizeof(*rep), &have, sb->spin_us, deadline);
 	if (rc)
 		return rc;
 	memcpy(rep, in, sizeof(*rep));
@@ -501,7 +537,7 @@ static int receive_reply(struct vouch_sandbox *sb, uint32_t op, struct vouch_sbw
 	    rep->len > MAX_REPLY - sizeof(*rep))
 		return -ECHILD;
 	rc = recv_until(sb->sock, in, sizeof(*rep) + rep->len, sizeof(*rep) + rep->len, &have,
-			deadline);
+			sb->spin_us, deadline);
 	if (rc == 0 && have != sizeof(*rep) + rep->len)
 		rc = -ECHILD;                   /* more than one reply: not asked for */
 	if (rc == 0)
@@ -529,6 +565,8 @@ static int send_job(struct vouch_sandbox *sb, struct vouch_sandbox_job *j)
 
 	j->req.fault = sb->fault;
 	j->req.fault_arg = sb->fault_arg;
+	/* A one-shot worker ends after its reply: nothing to poll for. */
+	j->req.spin_us = (sb->flags & VOUCH_SANDBOX_ONE_SHOT) ? 0 : sb->spin_us;
 	if (sb->sock >= 0 && sb->owner != getpid())
 		stop_worker(sb);                /* forked: never talk to the parent's worker */
 	rc = sb->sock < 0 ? start_worker(sb) : 0;

@@ -43,6 +43,7 @@ struct vouch_sbw_request {
 	uint64_t max_input, max_certs, max_signers, max_attrs, max_fragments;
 	uint32_t flags;         /* vouch_pkcs7_limits.flags */
 	uint32_t fault;         /* the test worker's injected fault, else 0 */
+	uint32_t spin_us;       /* after replying, poll this long before sleeping */
 	uint64_t fault_arg;
 };
 
@@ -70,6 +71,16 @@ struct vouch_sbw_layout {
 	struct vouch_sbw_span choices[VOUCH_PKCS7_MAX_CERTS];
 	struct vouch_sbw_signer signers[VOUCH_PKCS7_MAX_SIGNERS];
 };
+
+/* Between two polls of the channel: let the other hyperthread run. */
+static inline void vouch_sbw_relax(void)
+{
+#if defined(__x86_64__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
 
 /* The flat form of a layout (the worker's half); unused slots are zero. */
 void vouch_sbw_layout_pack(struct vouch_sbw_layout *out, const struct vouch_pkcs7_layout *in);

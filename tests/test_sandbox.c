@@ -274,6 +274,7 @@ static const struct {
 	{ VOUCH_CALL_MPROTECT_EXEC, "mprotect(PROT_EXEC)", SYS_mprotect },
 	{ VOUCH_CALL_MMAP_EXEC, "mmap(PROT_EXEC)", SYS_mmap },
 	{ VOUCH_CALL_WRITE_STDOUT, "write(1)", SYS_write },
+	{ VOUCH_CALL_RECVFROM_STDIN, "recvfrom(0)", SYS_recvfrom },
 	{ VOUCH_CALL_X32, "x32 getpid", -1 },
 };
 

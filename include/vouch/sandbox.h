@@ -9,7 +9,8 @@
  * space, no files, no processes, no core), PR_SET_NO_NEW_PRIVS and
  * PR_SET_DUMPABLE 0, and installs a seccomp BPF filter
  * (SECCOMP_SET_MODE_FILTER with SECCOMP_FILTER_FLAG_TSYNC, Linux 3.17)
- * that allows read and write on the channel, the memory calls of glibc's
+ * that allows read and write on the channel (and recvfrom there, for the
+ * polling under "Waiting", with clock_gettime), the memory calls of glibc's
  * allocator without PROT_EXEC, and exit; anything else kills it
  * (SECCOMP_RET_KILL_PROCESS). README "Sandbox" lists the filter's rules.
  *
@@ -50,6 +51,17 @@
  * right after the fork and checked to name that child. It holds a copy
  * of the host's memory, but can send nothing but its reply, which the
  * parent checks as it checks any worker's.
+ *
+ * Waiting: a sleeping process takes 10 to 20 us to wake on the virtual
+ * machines measured (README "Sandbox"), two wakeups per request, more
+ * than the rest of a round trip. So each end polls the channel without
+ * blocking (and with a pause instruction between polls) for a short
+ * while before it sleeps: the parent for VOUCH_SANDBOX_SPIN_US after it
+ * sends a request, the worker as long after it sends a reply, so that a
+ * caller that parses message after message finds its worker awake. This
+ * costs at most that much CPU time per request on each side; it is off
+ * when the process may use one CPU only (sched_getaffinity()), where a
+ * poll would only delay the other end, and with VOUCH_SANDBOX_NO_SPIN.
  *
  * Thread-safety: a sandbox may be shared by threads; requests are
  * serialised by its mutex (a fork-mode sandbox refuses requests while the
@@ -103,6 +115,15 @@ extern "C" {
  * would run on the emulator, which makes calls the filter forbids.
  */
 #define VOUCH_SANDBOX_FORK 0x8u
+
+/**
+ * Options flag: neither end polls the channel before sleeping (see
+ * "Waiting" above). Without it, on a machine where the process may run
+ * on two CPUs or more, each end polls for up to VOUCH_SANDBOX_SPIN_US.
+ */
+#define VOUCH_SANDBOX_NO_SPIN 0x10u
+/** How long each end of the channel polls before it sleeps, in microseconds. */
+#define VOUCH_SANDBOX_SPIN_US 100
 
 /** How a sandbox runs its worker; all zero is the default. */
 struct vouch_sandbox_opts {
