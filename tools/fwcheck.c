@@ -161,22 +161,23 @@ static int check_one(const struct args *a, const struct vouch_fw_policy *p, cons
 static int load_policy(const struct args *a, struct vouch_fw_policy **out,
 		       struct vouch_sandbox **sb)
 {
-	static const struct vouch_sandbox_opts fork_opts = {
-		VOUCH_SANDBOX_ONE_SHOT | VOUCH_SANDBOX_FORK, 0, 0, NULL };
 	char err[512];
-	int rc = vouch_fw_policy_new(out);
+	int rc = 0;
 
+	/*
+	 * Signatures are parsed in the sandbox, one persistent worker for all
+	 * the names, unless --no-sandbox: then in process. The worker is
+	 * started first, so that its start overlaps the reading of the policy;
+	 * a failure to start shows again, and is reported, at the first check.
+	 */
+	if (!a->no_sandbox && (rc = vouch_sandbox_new(sb, NULL)) == 0)
+		vouch_sandbox_start(*sb);
+	if (rc == 0)
+		rc = vouch_fw_policy_new(out);
 	if (rc == 0 && (rc = vouch_fw_policy_load(*out, a->policy, err, sizeof(err))) != 0) {
 		tool_error(prog, "%s", err);
 		return rc == -EBADMSG ? EXIT_USAGE : tool_exit_code(rc);
 	}
-	/*
-	 * Signatures are parsed in a sandbox whose one-shot workers are forks
-	 * of this single-threaded program (no execve per signature), unless
-	 * --no-sandbox: then in process.
-	 */
-	if (rc == 0 && !a->no_sandbox)
-		rc = vouch_sandbox_new(sb, &fork_opts);
 	if (rc == 0)
 		rc = vouch_fw_policy_set_sandbox(*out, *sb);
 	if (rc == 0 && (a->root || a->release))
