@@ -616,8 +616,7 @@ int vouch_der_span_int(const uint8_t *root, struct vouch_span tlv, struct vouch_
 	return integer_minimal(c, content->len) ? 0 : -EBADMSG;
 }
 
-/* A non-negative INTEGER's magnitude (see vouch_der_uint()). */
-static int span_uint(const uint8_t *root, struct vouch_span tlv, struct vouch_span *mag)
+int vouch_der_span_uint(const uint8_t *root, struct vouch_span tlv, struct vouch_span *mag)
 {
 	int rc = vouch_der_span_int(root, tlv, mag);
 
@@ -639,7 +638,7 @@ int vouch_der_uint(const struct vouch_der *d, const char *field, struct vouch_sp
 	if (!mag)
 		return -EINVAL;
 	FIELD_TLV(d, field, tlv);
-	return span_uint(root_of(d), tlv, mag);
+	return vouch_der_span_uint(root_of(d), tlv, mag);
 }
 
 int vouch_der_uint32(const struct vouch_der *d, const char *field, uint32_t max, uint32_t *value)
@@ -661,7 +660,7 @@ int vouch_der_span_uint32(const uint8_t *root, struct vouch_span tlv, uint32_t m
 
 	if (!value)
 		return -EINVAL;
-	rc = span_uint(root, tlv, &mag);
+	rc = vouch_der_span_uint(root, tlv, &mag);
 	if (rc)
 		return rc;
 	if (mag.len > 4)
@@ -700,13 +699,20 @@ int vouch_der_bit_string(const struct vouch_der *d, const char *field, struct vo
 			 unsigned *unused)
 {
 	struct vouch_span tlv;
+
+	FIELD_TLV(d, field, tlv);
+	return vouch_der_span_bit_string(root_of(d), tlv, bytes, unused);
+}
+
+int vouch_der_span_bit_string(const uint8_t *root, struct vouch_span tlv,
+			      struct vouch_span *bytes, unsigned *unused)
+{
 	const uint8_t *c;
 	int rc;
 
 	if (!unused)
 		return -EINVAL;
-	FIELD_TLV(d, field, tlv);
-	rc = typed_content(root_of(d), tlv, TAG_BIT_STRING, bytes, &c);
+	rc = typed_content(root, tlv, TAG_BIT_STRING, bytes, &c);
 	if (rc)
 		return rc;
 	if (!bit_string_canonical(c, bytes->len))
@@ -719,14 +725,21 @@ int vouch_der_bit_string(const struct vouch_der *d, const char *field, struct vo
 
 int vouch_der_bool(const struct vouch_der *d, const char *field, int *value)
 {
-	struct vouch_span content, tlv;
+	struct vouch_span tlv;
+
+	FIELD_TLV(d, field, tlv);
+	return vouch_der_span_bool(root_of(d), tlv, value);
+}
+
+int vouch_der_span_bool(const uint8_t *root, struct vouch_span tlv, int *value)
+{
+	struct vouch_span content;
 	const uint8_t *c;
 	int rc;
 
 	if (!value)
 		return -EINVAL;
-	FIELD_TLV(d, field, tlv);
-	rc = typed_content(root_of(d), tlv, TAG_BOOLEAN, &content, &c);
+	rc = typed_content(root, tlv, TAG_BOOLEAN, &content, &c);
 	if (rc)
 		return rc;
 	if (content.len != 1 || (c[0] != 0x00 && c[0] != 0xff))
@@ -1068,4 +1081,42 @@ int vouch_der_children(const uint8_t *root, struct vouch_span tlv, struct vouch_
 		pos += len;
 	}
 	return 0;
+}
+
+int vouch_der_fields(const uint8_t *root, struct vouch_span tlv, const unsigned *tags, size_t n,
+		     struct vouch_span *out)
+{
+	struct vouch_span kids[VOUCH_DER_MAX_FIELDS];
+	size_t count, k = 0;
+	int rc;
+
+	if (!tags || !out || n > VOUCH_DER_MAX_FIELDS)
+		return -EINVAL;
+	rc = vouch_der_children(root, tlv, kids, VOUCH_DER_MAX_FIELDS, &count);
+	if (rc)
+		return rc == -E2BIG ? -EBADMSG : rc;
+	for (size_t i = 0; i < n; i++) {
+		unsigned tag = tags[i] & 0xff;
+		int match = k < count && (tag == 0 || root[kids[k].off] == tag);
+
+		out[i] = (struct vouch_span){ 0, 0 };
+		if (match)
+			out[i] = kids[k++];
+		else if (!(tags[i] & VOUCH_DER_OPTIONAL))
+			return -EBADMSG;
+	}
+	return k == count ? 0 : -EBADMSG;
+}
+
+int vouch_der_sequence(const uint8_t *root, struct vouch_span span, const unsigned *tags,
+		       size_t n, struct vouch_span *out)
+{
+	int rc;
+
+	if (!root)
+		return -EINVAL;
+	if (span.len == 0 || root[span.off] != 0x30)
+		return -EBADMSG;
+	rc = vouch_der_check(root, span);
+	return rc ? rc : vouch_der_fields(root, span, tags, n, out);
 }

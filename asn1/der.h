@@ -223,7 +223,38 @@ int vouch_der_span_oid(const uint8_t *root, struct vouch_span tlv, struct vouch_
 int vouch_der_span_int(const uint8_t *root, struct vouch_span tlv, struct vouch_span *content);
 int vouch_der_span_uint32(const uint8_t *root, struct vouch_span tlv, uint32_t max,
 			  uint32_t *value);
+int vouch_der_span_uint(const uint8_t *root, struct vouch_span tlv, struct vouch_span *mag);
 int vouch_der_span_bits(const uint8_t *root, struct vouch_span tlv, struct vouch_span *bytes);
+int vouch_der_span_bit_string(const uint8_t *root, struct vouch_span tlv,
+			      struct vouch_span *bytes, unsigned *unused);
+int vouch_der_span_bool(const uint8_t *root, struct vouch_span tlv, int *value);
+
+/* Marks a field of vouch_der_fields() OPTIONAL. */
+#define VOUCH_DER_OPTIONAL 0x100u
+/* The most children vouch_der_fields() reads (SignerInfo has 7). */
+#define VOUCH_DER_MAX_FIELDS 8
+
+/*
+ * The children of the constructed BER or DER element at tlv of root, by
+ * position, as a SEQUENCE's grammar lists them: field i must carry the
+ * identifier octet tags[i] (0: any element), or may be absent if tags[i]
+ * has VOUCH_DER_OPTIONAL, and then out[i] is { 0, 0 }. -EBADMSG if a
+ * mandatory field is missing, a child is left over, or there are more
+ * than VOUCH_DER_MAX_FIELDS children. n is at most VOUCH_DER_MAX_FIELDS.
+ */
+int vouch_der_fields(const uint8_t *root, struct vouch_span tlv, const unsigned *tags, size_t n,
+		     struct vouch_span *out);
+
+/*
+ * A small DER structure read without libtasn1, for the values found inside
+ * a larger one (keys, algorithm identifiers, extension values, signature
+ * values): the element at span must be a SEQUENCE, canonical DER
+ * (vouch_der_check()), with the fields tags[] (vouch_der_fields()). What
+ * libtasn1 would also check, the grammar's tags, order and presence, is
+ * here; the fields' values are then read with the span getters.
+ */
+int vouch_der_sequence(const uint8_t *root, struct vouch_span span, const unsigned *tags,
+		       size_t n, struct vouch_span *out);
 
 /*
  * The children of the constructed BER or DER element at tlv of root, in

@@ -1,7 +1,11 @@
 /*
  * Readers of public keys, signature values and algorithm identifiers
  * (see keys.h): structure through der.h, the rules of RFC 8017, RFC 5480
- * and RFC 4055 here.
+ * and RFC 4055 here. These values are small and sit inside a structure
+ * libtasn1 has decoded (a certificate, a SignerInfo) or come alone (a
+ * signature value): each is read with vouch_der_sequence(), by position
+ * from its grammar in vouch.asn, after the canonical-DER walk, without a
+ * libtasn1 tree per value (which cost more than the rest of the reading).
  */
 #include <errno.h>
 #include <string.h>
@@ -9,41 +13,25 @@
 #include "keys.h"
 #include "oid.h"
 
-/*
- * libtasn1 accepts a SEQUENCE that ends before its mandatory fields (an
- * empty one even): the getters then report those fields absent (-ENOENT).
- * At this module's boundary an absent mandatory field is malformed
- * (MALFORMED.md row 2).
- */
-static int mandatory(int rc)
-{
-	return rc == -ENOENT ? -EBADMSG : rc;
-}
-
 /* RFC 8017 §A.2.3: the DEFAULT saltLength; trailerField must be 1. */
 #define PSS_DEFAULT_SALT 20
 #define PSS_TRAILER_BC   1
 
+/* AlgorithmIdentifier ::= SEQUENCE { algorithm OID, parameters ANY OPTIONAL } */
 int vouch_asn1_algid_read(struct vouch_span *oid, struct vouch_span *params,
 			  const uint8_t *root, struct vouch_span span)
 {
-	struct vouch_der d;
+	static const unsigned tags[2] = { 0x06, VOUCH_DER_OPTIONAL };
+	struct vouch_span f[2];
 	int rc;
 
 	if (!oid || !params)
 		return -EINVAL;
-	rc = vouch_der_decode_span(&d, "AlgorithmIdentifier", root, span, VOUCH_DER_STRICT);
-	if (rc)
-		return rc;
-	rc = mandatory(vouch_der_oid(&d, "algorithm", oid));
-	if (rc == 0) {
-		rc = vouch_der_tlv(&d, "parameters", params);
-		if (rc == -ENOENT) {
-			*params = (struct vouch_span){ span.off + span.len, 0 };
-			rc = 0;
-		}
-	}
-	vouch_der_free(&d);
+	rc = vouch_der_sequence(root, span, tags, 2, f);
+	if (rc == 0)
+		rc = vouch_der_span_oid(root, f[0], oid);
+	if (rc == 0)
+		*params = f[1].len ? f[1] : (struct vouch_span){ span.off + span.len, 0 };
 	return rc;
 }
 
@@ -60,21 +48,21 @@ int vouch_asn1_hash_algid_read(struct vouch_span *oid, const uint8_t *root,
 	return 0;
 }
 
+/* RSAPublicKey ::= SEQUENCE { modulus INTEGER, publicExponent INTEGER } */
 int vouch_asn1_rsa_pubkey_read(struct vouch_span *n, struct vouch_span *e,
 			       const uint8_t *root, struct vouch_span span)
 {
-	struct vouch_der d;
+	static const unsigned tags[2] = { 0x02, 0x02 };
+	struct vouch_span f[2];
 	int rc;
 
 	if (!n || !e)
 		return -EINVAL;
-	rc = vouch_der_decode_span(&d, "RSAPublicKey", root, span, VOUCH_DER_STRICT);
-	if (rc)
-		return rc;
-	rc = mandatory(vouch_der_uint(&d, "modulus", n));
+	rc = vouch_der_sequence(root, span, tags, 2, f);
 	if (rc == 0)
-		rc = mandatory(vouch_der_uint(&d, "publicExponent", e));
-	vouch_der_free(&d);
+		rc = vouch_der_span_uint(root, f[0], n);
+	if (rc == 0)
+		rc = vouch_der_span_uint(root, f[1], e);
 	return rc;
 }
 
@@ -94,11 +82,29 @@ static int read_mgf(struct vouch_span *mgf_hash, const uint8_t *root,
 	return vouch_asn1_hash_algid_read(mgf_hash, root, params);
 }
 
+/* An [n] EXPLICIT INTEGER of RSASSA-PSS-params, at most max. */
+static int read_explicit_uint32(const uint8_t *root, struct vouch_span tagged, uint32_t max,
+				uint32_t *value)
+{
+	struct vouch_span inner;
+	int rc = vouch_der_span_explicit(root, tagged, &inner);
+
+	if (rc == 0 && vouch_der_span_tag(root, inner) != 0x02)
+		rc = -EBADMSG;
+	return rc ? rc : vouch_der_span_uint32(root, inner, max, value);
+}
+
+/*
+ * RSASSA-PSS-params ::= SEQUENCE { hashAlgorithm [0], maskGenAlgorithm [1],
+ * saltLength [2], trailerField [3] }, each EXPLICIT and OPTIONAL (the
+ * DEFAULTs are applied here).
+ */
 int vouch_asn1_pss_params_read(struct vouch_asn1_pss_params *out, const uint8_t *root,
 			       struct vouch_span span)
 {
-	struct vouch_der d;
-	struct vouch_span field;
+	static const unsigned tags[4] = { 0xa0 | VOUCH_DER_OPTIONAL, 0xa1 | VOUCH_DER_OPTIONAL,
+					  0xa2 | VOUCH_DER_OPTIONAL, 0xa3 | VOUCH_DER_OPTIONAL };
+	struct vouch_span f[4], inner;
 	uint32_t trailer = PSS_TRAILER_BC;
 	int rc;
 
@@ -106,39 +112,30 @@ int vouch_asn1_pss_params_read(struct vouch_asn1_pss_params *out, const uint8_t 
 		return -EINVAL;
 	memset(out, 0, sizeof(*out));
 	out->salt_len = PSS_DEFAULT_SALT;
-	rc = vouch_der_decode_span(&d, "RSASSA-PSS-params", root, span, VOUCH_DER_STRICT);
-	if (rc)
-		return rc;
+	rc = vouch_der_sequence(root, span, tags, 4, f);
 	/*
 	 * The [0] and [1] fields are EXPLICIT: the AlgorithmIdentifier is
-	 * the one element inside the tag. Defaults encoded explicitly (which DER forbids) are accepted, as
-	 * OpenSSL does, since they mean the same thing.
+	 * the one element inside the tag. Defaults encoded explicitly (which
+	 * DER forbids) are accepted, as OpenSSL does, since they mean the
+	 * same thing.
 	 */
-	rc = vouch_der_explicit(&d, "hashAlgorithm", &field);
-	if (rc == 0)
-		rc = vouch_asn1_hash_algid_read(&out->hash, root, field);
-	if (rc == -ENOENT)
-		rc = 0;
-	if (rc == 0) {
-		rc = vouch_der_explicit(&d, "maskGenAlgorithm", &field);
+	if (rc == 0 && f[0].len) {
+		rc = vouch_der_span_explicit(root, f[0], &inner);
 		if (rc == 0)
-			rc = read_mgf(&out->mgf_hash, root, field);
-		if (rc == -ENOENT)
-			rc = 0;
+			rc = vouch_asn1_hash_algid_read(&out->hash, root, inner);
 	}
-	if (rc == 0) {
-		rc = vouch_der_uint32(&d, "saltLength", VOUCH_ASN1_PSS_MAX_SALT, &out->salt_len);
-		if (rc == -ENOENT)
-			rc = 0;
+	if (rc == 0 && f[1].len) {
+		rc = vouch_der_span_explicit(root, f[1], &inner);
+		if (rc == 0)
+			rc = read_mgf(&out->mgf_hash, root, inner);
 	}
-	if (rc == 0) {
-		rc = vouch_der_uint32(&d, "trailerField", UINT32_MAX, &trailer);
-		if (rc == -ENOENT)
-			rc = 0;
-		else if (rc == 0 && trailer != PSS_TRAILER_BC)
+	if (rc == 0 && f[2].len)
+		rc = read_explicit_uint32(root, f[2], VOUCH_ASN1_PSS_MAX_SALT, &out->salt_len);
+	if (rc == 0 && f[3].len) {
+		rc = read_explicit_uint32(root, f[3], UINT32_MAX, &trailer);
+		if (rc == 0 && trailer != PSS_TRAILER_BC)
 			rc = -EBADMSG;
 	}
-	vouch_der_free(&d);
 	return rc;
 }
 
@@ -146,7 +143,6 @@ int vouch_asn1_pss_params_read(struct vouch_asn1_pss_params *out, const uint8_t 
 static int read_ec_params(struct vouch_asn1_spki *out, const uint8_t *root,
 			  struct vouch_span params)
 {
-	struct vouch_der d;
 	int rc;
 
 	if (params.len == 0)
@@ -160,13 +156,8 @@ static int read_ec_params(struct vouch_asn1_spki *out, const uint8_t *root,
 	default:
 		return -EBADMSG;
 	}
-	rc = vouch_der_decode_span(&d, "ObjectIdentifier", root, params, VOUCH_DER_STRICT);
-	if (rc)
-		return rc;
-	/* The root of a decoded plain type is the empty path. */
-	rc = mandatory(vouch_der_oid(&d, "", &out->curve));
-	vouch_der_free(&d);
-	return rc;
+	rc = vouch_der_check(root, params);
+	return rc ? rc : vouch_der_span_oid(root, params, &out->curve);
 }
 
 /* rsaEncryption's parameters are NULL (RFC 3279 §2.3.1); absent is taken too. */
@@ -185,23 +176,22 @@ static int read_rsa_params(struct vouch_asn1_spki *out, const uint8_t *root,
 int vouch_asn1_spki_read(struct vouch_asn1_spki *out, const uint8_t *root,
 			 struct vouch_span span)
 {
-	struct vouch_der d;
-	struct vouch_span oid, params, algid, bits;
+	/* SubjectPublicKeyInfo ::= SEQUENCE { algorithm AlgorithmIdentifier,
+	 *                                      subjectPublicKey BIT STRING } */
+	static const unsigned tags[2] = { 0x30, 0x03 };
+	struct vouch_span f[2], oid, params, bits;
 	int rc;
 
 	if (!out)
 		return -EINVAL;
 	memset(out, 0, sizeof(*out));
-	rc = vouch_der_decode_span(&d, "SubjectPublicKeyInfo", root, span, VOUCH_DER_STRICT);
+	rc = vouch_der_sequence(root, span, tags, 2, f);
 	if (rc)
 		return rc;
 	out->whole = span;
-	rc = mandatory(vouch_der_tlv(&d, "algorithm", &algid));
+	rc = vouch_der_span_bits(root, f[1], &bits);
 	if (rc == 0)
-		rc = mandatory(vouch_der_bits(&d, "subjectPublicKey", &bits));
-	vouch_der_free(&d);
-	if (rc == 0)
-		rc = vouch_asn1_algid_read(&oid, &params, root, algid);
+		rc = vouch_asn1_algid_read(&oid, &params, root, f[0]);
 	if (rc)
 		return rc;
 
@@ -227,20 +217,20 @@ int vouch_asn1_spki_read(struct vouch_asn1_spki *out, const uint8_t *root,
 	return rc;
 }
 
+/* ECDSA-Sig-Value ::= SEQUENCE { r INTEGER, s INTEGER } */
 int vouch_asn1_ecdsa_sig_read(struct vouch_span *r, struct vouch_span *s,
 			      const uint8_t *root, struct vouch_span span)
 {
-	struct vouch_der d;
+	static const unsigned tags[2] = { 0x02, 0x02 };
+	struct vouch_span f[2];
 	int rc;
 
 	if (!r || !s)
 		return -EINVAL;
-	rc = vouch_der_decode_span(&d, "ECDSA-Sig-Value", root, span, VOUCH_DER_STRICT);
-	if (rc)
-		return rc;
-	rc = mandatory(vouch_der_uint(&d, "r", r));
+	rc = vouch_der_sequence(root, span, tags, 2, f);
 	if (rc == 0)
-		rc = mandatory(vouch_der_uint(&d, "s", s));
-	vouch_der_free(&d);
+		rc = vouch_der_span_uint(root, f[0], r);
+	if (rc == 0)
+		rc = vouch_der_span_uint(root, f[1], s);
 	return rc;
 }

@@ -60,37 +60,8 @@ struct ctx {
 	struct vouch_pkcs7_layout *where;
 };
 
-/* The most children any element read here may have before a limit says
- * more (SignedData 6, SignerInfo 7, IssuerAndSerialNumber 2). */
-#define MAX_FIELDS 8
-
-/*
- * The children of the constructed element at tlv, by position: each must
- * carry its tag, or be absent when marked optional (tag | OPT), and there
- * must be nothing else. A tag 0 takes any element.
- */
-#define OPT 0x100u
-static int read_fields(const uint8_t *root, struct vouch_span tlv, const unsigned *tags,
-		       size_t n, struct vouch_span *out)
-{
-	struct vouch_span kids[MAX_FIELDS];
-	size_t count, k = 0;
-	int rc = vouch_der_children(root, tlv, kids, MAX_FIELDS, &count);
-
-	if (rc)
-		return rc == -E2BIG ? -EBADMSG : rc;
-	for (size_t i = 0; i < n; i++) {
-		unsigned tag = tags[i] & 0xff;
-		int match = k < count && (tag == 0 || root[kids[k].off] == tag);
-
-		out[i] = (struct vouch_span){ 0, 0 };
-		if (match)
-			out[i] = kids[k++];
-		else if (!(tags[i] & OPT))
-			return -EBADMSG;
-	}
-	return k == count ? 0 : -EBADMSG;
-}
+/* Fields of a SEQUENCE by position (der.h); OPT marks an OPTIONAL one. */
+#define OPT VOUCH_DER_OPTIONAL
 
 /* The children of a SET OF, at most max: more is -EBADMSG (a limit). */
 static int read_set(const uint8_t *root, struct vouch_span tlv, struct vouch_span *kids,
@@ -129,7 +100,7 @@ static int read_content(struct ctx *c, struct vouch_span encap)
 	struct vouch_span kids[2], inner, value;
 	uint8_t tag;
 	size_t cap;
-	int rc = read_fields(c->root, encap, tags, 2, kids);
+	int rc = vouch_der_fields(c->root, encap, tags, 2, kids);
 
 	if (rc == 0)
 		rc = vouch_der_span_oid(c->root, kids[0], &msg->content_type);
@@ -220,13 +191,16 @@ static int read_certificates(struct ctx *c, struct vouch_span set)
 
 /* ---- Signers ---- */
 
-/* Read attribute values of one kind: count them, decode the first. */
-static int read_attr_values(struct ctx *c, struct vouch_span values, const char *type,
+/*
+ * Read attribute values of one kind: count them, read the first, which is
+ * an element of the universal type tag (an OBJECT IDENTIFIER or an OCTET
+ * STRING: its content) or, with time, a Time.
+ */
+static int read_attr_values(struct ctx *c, struct vouch_span values, uint8_t tag,
 			    unsigned *count, struct vouch_span *first, int64_t *time)
 {
 	struct vouch_der_iter it;
 	struct vouch_span tlv = { 0, 0 }, next;
-	struct vouch_der v;
 	unsigned n = 0;
 	int rc = vouch_der_iter_init(&it, c->root, values);
 
@@ -246,13 +220,11 @@ static int read_attr_values(struct ctx *c, struct vouch_span values, const char 
 	*count = n;
 	if (time)
 		return vouch_der_time(c->root, tlv, time);
-	rc = vouch_der_decode_span(&v, type, c->root, tlv, VOUCH_DER_STRICT);
-	if (rc)
-		return rc;
-	rc = !strcmp(type, "ObjectIdentifier") ? vouch_der_oid(&v, "", first)
-					       : vouch_der_content(&v, "", first);
-	vouch_der_free(&v);
-	return rc;
+	/* The signed attributes were checked as DER whole (read_signed_attrs()). */
+	if (c->root[tlv.off] != tag)
+		return -EBADMSG;
+	return tag == 0x06 ? vouch_der_span_oid(c->root, tlv, first)
+			   : vouch_der_span_content(c->root, tlv, first);
 }
 
 /* Attribute ::= SEQUENCE { attrType OID, attrValues SET OF ANY } */
@@ -260,20 +232,20 @@ static int read_attribute(struct ctx *c, struct vouch_span attr, struct vouch_pk
 {
 	static const unsigned tags[2] = { 0x06, 0x31 };
 	struct vouch_span kids[2], oid;
-	int rc = c->root[attr.off] == 0x30 ? read_fields(c->root, attr, tags, 2, kids) : -EBADMSG;
+	int rc = c->root[attr.off] == 0x30 ? vouch_der_fields(c->root, attr, tags, 2, kids) : -EBADMSG;
 
 	if (rc == 0)
 		rc = vouch_der_span_oid(c->root, kids[0], &oid);
 	if (rc)
 		return rc;
 	if (vouch_der_span_eq(c->root, oid, OID_ATTR_CONTENT_TYPE, sizeof(OID_ATTR_CONTENT_TYPE)))
-		return read_attr_values(c, kids[1], "ObjectIdentifier", &s->content_type_count,
+		return read_attr_values(c, kids[1], 0x06, &s->content_type_count,
 					&s->content_type, NULL);
 	if (vouch_der_span_eq(c->root, oid, OID_ATTR_MESSAGE_DIGEST, sizeof(OID_ATTR_MESSAGE_DIGEST)))
-		return read_attr_values(c, kids[1], "OctetString", &s->message_digest_count,
+		return read_attr_values(c, kids[1], 0x04, &s->message_digest_count,
 					&s->message_digest, NULL);
 	if (vouch_der_span_eq(c->root, oid, OID_ATTR_SIGNING_TIME, sizeof(OID_ATTR_SIGNING_TIME)))
-		return read_attr_values(c, kids[1], NULL, &s->signing_time_count, NULL,
+		return read_attr_values(c, kids[1], 0, &s->signing_time_count, NULL,
 					&s->signing_time);
 	if (vouch_der_span_eq(c->root, oid, OID_ATTR_SMIME_CAPS, sizeof(OID_ATTR_SMIME_CAPS)))
 		s->smime_caps_count++;
@@ -323,7 +295,7 @@ static int read_sid(struct ctx *c, struct vouch_span sid, struct vouch_pkcs7_sig
 	if (c->root[sid.off] == 0x30) {
 		/* issuerAndSerialNumber ::= SEQUENCE { issuer Name, serialNumber INTEGER } */
 		s->sid_kind = VOUCH_PKCS7_SID_ISSUER_SERIAL;
-		rc = read_fields(c->root, sid, tags, 2, kids);
+		rc = vouch_der_fields(c->root, sid, tags, 2, kids);
 		if (rc == 0 && c->root[kids[0].off] != 0x30)
 			rc = -EBADMSG;
 		s->sid_issuer = kids[0];
@@ -358,7 +330,7 @@ static int read_signer(struct ctx *c, struct vouch_span whole, struct vouch_pkcs
 	struct vouch_span f[7];
 	uint32_t version;
 	size_t n_unsigned = 0;
-	int rc = c->root[whole.off] == 0x30 ? read_fields(c->root, whole, tags, 7, f) : -EBADMSG;
+	int rc = c->root[whole.off] == 0x30 ? vouch_der_fields(c->root, whole, tags, 7, f) : -EBADMSG;
 
 	if (rc == 0)
 		rc = vouch_der_span_uint32(c->root, f[0], 255, &version);
@@ -419,7 +391,7 @@ static int read_signed_data(struct ctx *c, struct vouch_span sd)
 	struct vouch_pkcs7 *msg = c->msg;
 	struct vouch_span f[6];
 	uint32_t version;
-	int rc = c->root[sd.off] == 0x30 ? read_fields(c->root, sd, tags, 6, f) : -EBADMSG;
+	int rc = c->root[sd.off] == 0x30 ? vouch_der_fields(c->root, sd, tags, 6, f) : -EBADMSG;
 
 	if (rc == 0)
 		rc = vouch_der_span_uint32(c->root, f[0], 255, &version);
@@ -454,7 +426,7 @@ static int find_signed_data(const uint8_t *root, size_t len, struct vouch_span *
 {
 	static const unsigned tags[2] = { 0x06, 0xa0 | OPT };
 	struct vouch_span kids[2], oid;
-	int rc = len && root[0] == 0x30 ? read_fields(root, (struct vouch_span){ 0, len }, tags, 2, kids)
+	int rc = len && root[0] == 0x30 ? vouch_der_fields(root, (struct vouch_span){ 0, len }, tags, 2, kids)
 				      : -EBADMSG;
 
 	if (rc == 0)

@@ -4,7 +4,6 @@
  * verifier needs. No crypto: the key is only checked to be well formed.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,9 +14,6 @@
 #include "pem.h"
 #include "x509_internal.h"
 
-/* libtasn1 paths are built into buffers of this size. */
-#define PATH_MAX_LEN 96
-
 /* RFC 5280 §4.1.2.2: conforming serials fit in 20 octets. */
 #define SERIAL_MAX_CONFORMING 20
 /* The largest pathLenConstraint accepted (anything real is tiny). */
@@ -25,26 +21,8 @@
 
 /* ---- Names (RFC 5280 §4.1.2.4) ---- */
 
-/*
- * The children of an element whose structure libtasn1 has checked, read
- * with the iterator: each must exist and have the given tag (0 for any).
- */
-static int read_children(const uint8_t *root, struct vouch_span tlv, struct vouch_span *kids,
-			 const uint8_t *tags, size_t n)
-{
-	struct vouch_der_iter it;
-	struct vouch_span extra;
-	int rc = vouch_der_iter_init(&it, root, tlv);
-
-	for (size_t i = 0; rc == 0 && i < n; i++) {
-		rc = vouch_der_iter_next(&it, &kids[i]) == 1 ? 0 : -EBADMSG;
-		if (rc == 0 && tags[i] && root[kids[i].off] != tags[i])
-			rc = -EBADMSG;
-	}
-	if (rc == 0 && vouch_der_iter_next(&it, &extra) != 0)
-		rc = -EBADMSG;
-	return rc;
-}
+/* Fields of a SEQUENCE by position (der.h); OPT marks an OPTIONAL one. */
+#define OPT VOUCH_DER_OPTIONAL
 
 /*
  * Well-formed UTF-8 (RFC 3629 §4): no overlong forms, no surrogates,
@@ -88,10 +66,10 @@ static int utf8_valid(const uint8_t *s, size_t len)
 /* AttributeTypeAndValue ::= SEQUENCE { type OBJECT IDENTIFIER, value ANY } */
 static int read_atv(const uint8_t *root, struct vouch_span atv, struct vouch_x509_name_attr *a)
 {
-	static const uint8_t tags[2] = { 0x06, 0 };
+	static const unsigned tags[2] = { 0x06, 0 };
 	struct vouch_span kids[2];
 	uint8_t tag;
-	int rc = root[atv.off] == 0x30 ? read_children(root, atv, kids, tags, 2) : -EBADMSG;
+	int rc = root[atv.off] == 0x30 ? vouch_der_fields(root, atv, tags, 2, kids) : -EBADMSG;
 
 	if (rc == 0)
 		rc = vouch_der_element(root, kids[0], &tag, &a->type);
@@ -153,44 +131,55 @@ static int ce_arc(const uint8_t *root, struct vouch_span oid)
 	return c[2];
 }
 
+/*
+ * The extension values below are read without libtasn1, by position from
+ * their grammars in vouch.asn after the canonical-DER walk (der.h's
+ * vouch_der_sequence()): they are small, and a libtasn1 tree per value
+ * cost more than the rest of a certificate's reading.
+ */
+
+/* An extension value that is one element of a primitive type, canonical DER. */
+static int primitive_value(const uint8_t *root, struct vouch_span value, uint8_t tag)
+{
+	if (value.len == 0 || root[value.off] != tag)
+		return -EBADMSG;
+	return vouch_der_check(root, value);
+}
+
+/* BasicConstraints ::= SEQUENCE { cA BOOLEAN OPTIONAL, pathLenConstraint INTEGER OPTIONAL } */
 static int read_basic_constraints(struct vouch_x509_cert *cert, const uint8_t *root,
 				  struct vouch_span value)
 {
-	struct vouch_der d;
+	static const unsigned tags[2] = { 0x01 | OPT, 0x02 | OPT };
+	struct vouch_span f[2];
 	uint32_t path_len;
-	int rc = vouch_der_decode_span(&d, "BasicConstraints", root, value, VOUCH_DER_STRICT);
+	int rc = vouch_der_sequence(root, value, tags, 2, f);
 
 	if (rc)
 		return rc;
 	cert->ca = 0;
 	cert->path_len = -1;
-	rc = vouch_der_bool(&d, "cA", &cert->ca);
-	if (rc == -ENOENT)
-		rc = 0;
-	if (rc == 0) {
-		rc = vouch_der_uint32(&d, "pathLenConstraint", PATH_LEN_MAX, &path_len);
+	if (f[0].len)
+		rc = vouch_der_span_bool(root, f[0], &cert->ca);
+	if (rc == 0 && f[1].len) {
+		rc = vouch_der_span_uint32(root, f[1], PATH_LEN_MAX, &path_len);
 		if (rc == 0)
 			cert->path_len = (int)path_len;
-		else if (rc == -ENOENT)
-			rc = 0;
 	}
-	vouch_der_free(&d);
 	cert->has_basic_constraints = 1;
 	return rc;
 }
 
+/* KeyUsage ::= BIT STRING (a named bit list) */
 static int read_key_usage(struct vouch_x509_cert *cert, const uint8_t *root,
 			  struct vouch_span value)
 {
-	struct vouch_der d;
 	struct vouch_span bits;
 	unsigned unused;
-	int rc = vouch_der_decode_span(&d, "KeyUsage", root, value, VOUCH_DER_STRICT);
+	int rc = primitive_value(root, value, 0x03);
 
-	if (rc)
-		return rc;
-	rc = vouch_der_bit_string(&d, "", &bits, &unused);
-	vouch_der_free(&d);
+	if (rc == 0)
+		rc = vouch_der_span_bit_string(root, value, &bits, &unused);
 	if (rc)
 		return rc;
 	/* Bit n of the named list is the n-th bit from the first octet's top. */
@@ -200,66 +189,61 @@ static int read_key_usage(struct vouch_x509_cert *cert, const uint8_t *root,
 			if (root[bits.off + i] & (0x80u >> b))
 				cert->key_usage |= 1u << (8 * i + b);
 	cert->has_key_usage = 1;
-	(void)unused;
 	return 0;
 }
 
+/* ExtKeyUsageSyntax ::= SEQUENCE SIZE (1..MAX) OF OBJECT IDENTIFIER */
 static int read_eku(struct vouch_x509_cert *cert, const uint8_t *root, struct vouch_span value)
 {
-	struct vouch_der d;
-	char path[PATH_MAX_LEN];
-	size_t n;
-	int rc = vouch_der_decode_span(&d, "ExtKeyUsageSyntax", root, value, VOUCH_DER_STRICT);
+	struct vouch_der_iter it;
+	struct vouch_span oid;
+	size_t n = 0;
+	int rc = value.len && root[value.off] == 0x30 ? vouch_der_check(root, value) : -EBADMSG;
 
-	if (rc)
-		return rc;
-	rc = vouch_der_count(&d, "", &n);
-	if (rc == 0 && (n == 0 || n > VOUCH_X509_MAX_EKU))
-		rc = -EBADMSG;
-	for (size_t i = 1; rc == 0 && i <= n; i++) {
-		snprintf(path, sizeof(path), "?%zu", i);
-		rc = vouch_der_oid(&d, path, &cert->eku[i - 1]);
+	if (rc == 0)
+		rc = vouch_der_iter_init(&it, root, value);
+	while (rc == 0 && (rc = vouch_der_iter_next(&it, &oid)) > 0) {
+		if (n == VOUCH_X509_MAX_EKU || root[oid.off] != 0x06)
+			return -EBADMSG;
+		rc = vouch_der_span_oid(root, oid, &cert->eku[n++]);
 	}
+	if (rc == 0 && n == 0)
+		rc = -EBADMSG;
 	if (rc == 0)
 		cert->eku_count = n;
-	vouch_der_free(&d);
-	return rc == -ENOENT ? -EBADMSG : rc;
+	return rc;
 }
 
+/* SubjectKeyIdentifier ::= OCTET STRING */
 static int read_skid(struct vouch_x509_cert *cert, const uint8_t *root, struct vouch_span value)
 {
-	struct vouch_der d;
-	int rc = vouch_der_decode_span(&d, "OctetString", root, value, VOUCH_DER_STRICT);
+	int rc = primitive_value(root, value, 0x04);
 
-	if (rc)
-		return rc;
-	rc = vouch_der_content(&d, "", &cert->skid);
-	vouch_der_free(&d);
+	if (rc == 0)
+		rc = vouch_der_span_content(root, value, &cert->skid);
 	if (rc == 0 && cert->skid.len == 0)
 		rc = -EBADMSG;                  /* an empty identifier identifies nothing */
 	return rc;
 }
 
-/* An OPTIONAL field: absent is fine and leaves the span empty. */
-static int optional(int rc)
-{
-	return rc == -ENOENT ? 0 : rc;
-}
-
+/*
+ * AuthorityKeyIdentifier ::= SEQUENCE { keyIdentifier [0] IMPLICIT OCTET
+ * STRING OPTIONAL, authorityCertIssuer [1] IMPLICIT GeneralNames OPTIONAL,
+ * authorityCertSerialNumber [2] IMPLICIT INTEGER OPTIONAL }; absent fields
+ * leave their spans empty.
+ */
 static int read_akid(struct vouch_x509_cert *cert, const uint8_t *root, struct vouch_span value)
 {
-	struct vouch_der d;
-	int rc = vouch_der_decode_span(&d, "AuthorityKeyIdentifier", root, value,
-				       VOUCH_DER_STRICT);
+	static const unsigned tags[3] = { 0x80 | OPT, 0xa1 | OPT, 0x82 | OPT };
+	struct vouch_span f[3];
+	int rc = vouch_der_sequence(root, value, tags, 3, f);
 
-	if (rc)
-		return rc;
-	rc = optional(vouch_der_content(&d, "keyIdentifier", &cert->akid_keyid));
+	if (rc == 0 && f[0].len)
+		rc = vouch_der_span_content(root, f[0], &cert->akid_keyid);
 	if (rc == 0)
-		rc = optional(vouch_der_tlv(&d, "authorityCertIssuer", &cert->akid_issuer));
-	if (rc == 0)
-		rc = optional(vouch_der_int(&d, "authorityCertSerialNumber", &cert->akid_serial));
-	vouch_der_free(&d);
+		cert->akid_issuer = f[1];
+	if (rc == 0 && f[2].len)
+		rc = vouch_der_span_int(root, f[2], &cert->akid_serial);
 	return rc;
 }
 
@@ -301,25 +285,22 @@ static int duplicated(const struct vouch_span *oids, size_t i, size_t n, const u
 static int read_one_extension(struct vouch_x509_cert *cert, const uint8_t *root,
 			      struct vouch_span ext, struct vouch_span *oid)
 {
-	static const uint8_t with_critical[3] = { 0x06, 0x01, 0x04 }, without[2] = { 0x06, 0x04 };
+	static const unsigned tags[3] = { 0x06, 0x01 | OPT, 0x04 };
 	struct vouch_span kids[3], value, flag;
 	uint8_t tag;
 	int critical = 0, rc;
 
 	if (root[ext.off] != 0x30)
 		return -EBADMSG;
-	rc = read_children(root, ext, kids, with_critical, 3);
-	if (rc == 0) {
+	rc = vouch_der_fields(root, ext, tags, 3, kids);
+	if (rc == 0 && kids[1].len) {
 		rc = vouch_der_element(root, kids[1], &tag, &flag);
 		critical = rc == 0 && flag.len == 1 && root[flag.off] == 0xff;
-		kids[1] = kids[2];
-	} else {
-		rc = read_children(root, ext, kids, without, 2);
 	}
 	if (rc == 0)
 		rc = vouch_der_element(root, kids[0], &tag, oid);
 	if (rc == 0)
-		rc = vouch_der_element(root, kids[1], &tag, &value);
+		rc = vouch_der_element(root, kids[2], &tag, &value);
 	if (rc == 0)
 		rc = read_extension(cert, root, *oid, critical, value);
 	return rc;
@@ -427,14 +408,14 @@ static int split_tbs(const uint8_t *root, struct cert_layout *l)
 /* Certificate ::= SEQUENCE { tbsCertificate, signatureAlgorithm, signatureValue } */
 static int split_certificate(const uint8_t *root, struct vouch_span raw, struct cert_layout *l)
 {
-	static const uint8_t tags[3] = { 0x30, 0x30, 0x03 };
+	static const unsigned tags[3] = { 0x30, 0x30, 0x03 };
 	struct vouch_span kids[3];
 	int rc;
 
 	memset(l, 0, sizeof(*l));
 	if (raw.len == 0 || root[raw.off] != 0x30)
 		return -EBADMSG;
-	rc = read_children(root, raw, kids, tags, 3);
+	rc = vouch_der_fields(root, raw, tags, 3, kids);
 	if (rc)
 		return rc;
 	l->tbs = kids[0];
@@ -494,9 +475,9 @@ static int check_version_fields(const struct cert_layout *l, const struct vouch_
 static int read_validity(const uint8_t *root, struct vouch_span validity,
 			 struct vouch_x509_cert *cert)
 {
-	static const uint8_t any[2] = { 0, 0 };
+	static const unsigned any[2] = { 0, 0 };
 	struct vouch_span kids[2];
-	int rc = read_children(root, validity, kids, any, 2);
+	int rc = vouch_der_fields(root, validity, any, 2, kids);
 
 	if (rc == 0)
 		rc = vouch_der_time(root, kids[0], &cert->not_before);
