@@ -596,7 +596,7 @@ static void submit(struct vouch_sandbox *sb, struct vouch_sandbox_job *j)
 }
 
 /* Turns the worker's reply to a job into its result (*out). */
-typedef int (*check_fn)(const struct vouch_sandbox_job *j, void *out, int32_t rc,
+typedef int (*check_fn)(struct vouch_sandbox_job *j, void *out, int32_t rc,
 			const uint8_t *payload, size_t len);
 
 /*
@@ -617,10 +617,15 @@ static int collect(struct vouch_sandbox_job *j, check_fn check, void *out)
 		j->rc = send_job(sb, j);
 	}
 	rc = j->rc;
+	/* The parent reads its copy of a message while the worker parses it. */
+	if (rc == 0 && j->req.op == VOUCH_SBW_PKCS7)
+		vouch_sbw_read_pkcs7(&j->reading, j->buf, j->len, &j->limits);
 	if (rc == 0)
 		rc = receive_reply(sb, j->req.op, &rep, payload);
 	if (rc == 0)
 		rc = check(j, out, rep.rc, payload, rep.len);
+	vouch_pkcs7_free(j->reading.msg);       /* a reading never judged */
+	j->reading.msg = NULL;
 	if (rc == -ECHILD || rc == -ETIMEDOUT || (sb->flags & VOUCH_SANDBOX_ONE_SHOT))
 		stop_worker(sb);
 	pthread_mutex_unlock(&sb->lock);
@@ -678,10 +683,10 @@ void vouch_sandbox_pkcs7_submit(struct vouch_sandbox *sb, struct vouch_sandbox_j
 	submit(sb, j);
 }
 
-static int check_pkcs7(const struct vouch_sandbox_job *j, void *out, int32_t rc,
+static int check_pkcs7(struct vouch_sandbox_job *j, void *out, int32_t rc,
 		       const uint8_t *payload, size_t len)
 {
-	return vouch_sbw_check_pkcs7(out, j->buf, j->len, &j->limits, rc, payload, len);
+	return vouch_sbw_judge_pkcs7(out, &j->reading, rc, payload, len);
 }
 
 /* Internal (sandbox_internal.h). */
@@ -704,7 +709,7 @@ int vouch_sandbox_pkcs7_parse(struct vouch_sandbox *sb, struct vouch_pkcs7 **out
 	return vouch_sandbox_pkcs7_collect(&j, out);
 }
 
-static int check_x509(const struct vouch_sandbox_job *j, void *out, int32_t rc,
+static int check_x509(struct vouch_sandbox_job *j, void *out, int32_t rc,
 		      const uint8_t *payload, size_t len)
 {
 	return vouch_sbw_check_x509(out, j->buf, j->len, rc, payload, len);
@@ -725,7 +730,7 @@ int vouch_sandbox_x509_parse(struct vouch_sandbox *sb, struct vouch_x509_cert **
 	return collect(&j, check_x509, out);
 }
 
-static int check_ping(const struct vouch_sandbox_job *j, void *out, int32_t rc,
+static int check_ping(struct vouch_sandbox_job *j, void *out, int32_t rc,
 		      const uint8_t *payload, size_t len)
 {
 	(void)j;

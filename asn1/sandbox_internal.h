@@ -27,6 +27,7 @@ struct vouch_sandbox_job {
 	const uint8_t *buf;
 	size_t len;
 	struct vouch_pkcs7_limits limits;
+	struct vouch_sbw_reading reading;  /* a message's: the parent's own */
 };
 
 /*

@@ -56,37 +56,66 @@ static int is_parse_error(int32_t rc)
 	return rc == -EBADMSG || rc == -E2BIG || rc == -ENOPKG || rc == -ENOMEM;
 }
 
+void vouch_sbw_read_pkcs7(struct vouch_sbw_reading *mine, const uint8_t *buf, size_t len,
+			  const struct vouch_pkcs7_limits *limits)
+{
+	struct vouch_pkcs7_layout layout;
+
+	memset(mine, 0, sizeof(*mine));
+	if (len > VOUCH_SBW_MAX_INPUT) {
+		mine->rc = -ECHILD;             /* no worker could have placed it */
+		return;
+	}
+	mine->msg = vouch_pkcs7_new_message(buf, len);
+	if (!mine->msg) {
+		mine->rc = -ENOMEM;
+		return;
+	}
+	mine->rc = vouch_pkcs7_read_fields(mine->msg, buf, len, limits, VOUCH_PKCS7_CERTS_WALK,
+					   &layout);
+	if (mine->rc == 0)
+		vouch_sbw_layout_pack(&mine->layout, &layout);
+}
+
+int vouch_sbw_judge_pkcs7(struct vouch_pkcs7 **out, struct vouch_sbw_reading *mine, int32_t rc,
+			  const uint8_t *payload, size_t payload_len)
+{
+	struct vouch_sbw_layout claimed;
+	int verdict;
+
+	*out = NULL;
+	if (rc != 0)
+		verdict = is_parse_error(rc) && payload_len == 0 ? rc : -ECHILD;
+	else if (payload_len != sizeof(claimed))
+		verdict = -ECHILD;
+	else if (mine->rc)
+		/* The worker accepted what the parent's reading refuses. */
+		verdict = mine->rc == -ENOMEM ? -ENOMEM : -ECHILD;
+	else {
+		memcpy(&claimed, payload, sizeof(claimed));     /* the payload may be unaligned */
+		/* Elsewhere: the worker put an element where the parent did not. */
+		verdict = memcmp(&mine->layout, &claimed, sizeof(claimed)) == 0 ? 0 : -ECHILD;
+	}
+	if (verdict == 0)
+		*out = mine->msg;
+	else
+		vouch_pkcs7_free(mine->msg);
+	mine->msg = NULL;
+	return verdict;
+}
+
 int vouch_sbw_check_pkcs7(struct vouch_pkcs7 **out, const uint8_t *buf, size_t len,
 			  const struct vouch_pkcs7_limits *limits, int32_t rc,
 			  const uint8_t *payload, size_t payload_len)
 {
-	struct vouch_sbw_layout claimed, mine;
-	struct vouch_pkcs7_layout layout;
-	struct vouch_pkcs7 *msg;
-	int own;
+	struct vouch_sbw_reading mine;
 
 	*out = NULL;
+	/* A refusal needs no reading of the parent's own. */
 	if (rc != 0)
 		return is_parse_error(rc) && payload_len == 0 ? rc : -ECHILD;
-	if (payload_len != sizeof(claimed) || len > VOUCH_SBW_MAX_INPUT)
-		return -ECHILD;
-	memcpy(&claimed, payload, sizeof(claimed));     /* the payload may be unaligned */
-	msg = vouch_pkcs7_new_message(buf, len);
-	if (!msg)
-		return -ENOMEM;
-	own = vouch_pkcs7_read_fields(msg, buf, len, limits, VOUCH_PKCS7_CERTS_WALK, &layout);
-	if (own == 0) {
-		vouch_sbw_layout_pack(&mine, &layout);
-		if (memcmp(&mine, &claimed, sizeof(mine)) != 0)
-			own = -ECHILD;          /* the worker put an element elsewhere */
-	}
-	if (own) {
-		vouch_pkcs7_free(msg);
-		/* The worker accepted what the parent's reading refuses. */
-		return own == -ENOMEM ? own : -ECHILD;
-	}
-	*out = msg;
-	return 0;
+	vouch_sbw_read_pkcs7(&mine, buf, len, limits);
+	return vouch_sbw_judge_pkcs7(out, &mine, rc, payload, payload_len);
 }
 
 int vouch_sbw_check_x509(struct vouch_x509_cert **out, const uint8_t *buf, size_t len,

@@ -96,6 +96,26 @@ void vouch_sbw_layout_pack(struct vouch_sbw_layout *out, const struct vouch_pkcs
 int vouch_sbw_check_pkcs7(struct vouch_pkcs7 **out, const uint8_t *buf, size_t len,
 			  const struct vouch_pkcs7_limits *limits, int32_t rc,
 			  const uint8_t *payload, size_t payload_len);
+
+/*
+ * vouch_sbw_check_pkcs7() in two halves, so that the parent reads its
+ * copy while the worker parses (the reading needs nothing of the reply;
+ * it is the one the parser itself does after libtasn1, and is safe on any
+ * input, since a lying worker could have it run on anything anyway):
+ * vouch_sbw_read_pkcs7() reads buf into *mine; vouch_sbw_judge_pkcs7()
+ * then compares the reply with it and gives the same result as
+ * vouch_sbw_check_pkcs7(). Judge every reading exactly once: it owns, and
+ * passes on or frees, the reading's message.
+ */
+struct vouch_sbw_reading {
+	int rc;                         /* the parent's reading: 0 or its refusal */
+	struct vouch_pkcs7 *msg;        /* the message read, or NULL */
+	struct vouch_sbw_layout layout; /* where its elements lie, if rc is 0 */
+};
+void vouch_sbw_read_pkcs7(struct vouch_sbw_reading *mine, const uint8_t *buf, size_t len,
+			  const struct vouch_pkcs7_limits *limits);
+int vouch_sbw_judge_pkcs7(struct vouch_pkcs7 **out, struct vouch_sbw_reading *mine, int32_t rc,
+			  const uint8_t *payload, size_t payload_len);
 int vouch_sbw_check_x509(struct vouch_x509_cert **out, const uint8_t *buf, size_t len,
 			 int32_t rc, const uint8_t *payload, size_t payload_len);
 

@@ -20,7 +20,8 @@
  * the bytes, by position with the same field readers the parsers use, and
  * compares the positions; a reply that disagrees is a lie (-ECHILD). The
  * worker thus runs libtasn1 and the whole-structure checks; the parent
- * runs only the small field readers. The result is exactly what
+ * runs only the small field readers, while the worker parses (they need
+ * nothing of the reply until the positions are compared). The result is exactly what
  * vouch_x509_parse() and vouch_pkcs7_parse() give for the same bytes.
  *
  * Process hygiene: the worker is started with clone(CLONE_VM|CLONE_VFORK|
