@@ -21,8 +21,9 @@
  * compares the positions; a reply that disagrees is a lie (-ECHILD). The
  * worker thus runs libtasn1 and the whole-structure checks; the parent
  * runs only the small field readers, while the worker parses (they need
- * nothing of the reply until the positions are compared). The result is exactly what
- * vouch_x509_parse() and vouch_pkcs7_parse() give for the same bytes.
+ * nothing of the reply until the positions are compared). The result is
+ * exactly what vouch_x509_parse() and vouch_pkcs7_parse() give for the
+ * same bytes.
  *
  * Process hygiene: the worker is started with clone(CLONE_VM|CLONE_VFORK|
  * CLONE_PIDFD) and execve(), every signal blocked around the clone: no
