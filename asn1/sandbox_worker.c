@@ -344,8 +344,8 @@ _Noreturn void vouch_sbw_serve(void)
 	 * After each reply, the next request is polled for as long as that
 	 * request asked, but only while requests come that soon: a caller
 	 * that works longer between two (crypto/fw hashes a blob meanwhile)
-	 * would find the worker asleep anyway, and polling on the other CPU
-	 * slows it down on the machines measured (README "Sandbox").
+	 * would find the worker asleep anyway, and the polling would only
+	 * burn the other CPU (README "Sandbox").
 	 */
 	while (read_all(&req, sizeof(req), spin_us) == 0) {
 		long gap = replied.tv_sec ? elapsed_us(&replied) : 0;

@@ -531,7 +531,7 @@ static int load_signature(const struct args *a, struct inputs *in, size_t *sig_l
  * --no-sandbox: a one-shot worker, started before the keyring is read so
  * that its start (an execve of the static worker, on the other CPU while
  * this process reads its files) overlaps that work. On the VMs measured
- * that costs less than a fork of this process (README "Speed").
+ * that costs less than a fork of this process (README "Sandbox").
  */
 static struct vouch_sandbox *start_sandbox(const struct args *a)
 {
