@@ -578,6 +578,7 @@ static const struct figure *find_figure(const char *name)
 int main(int argc, char **argv)
 {
 	const struct figure *fig;
+	int rc;
 
 	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
 		printf("usage: vouch-bench [--list | NAME [SIZE...]]\n");
@@ -604,8 +605,10 @@ int main(int argc, char **argv)
 		free(output);
 		return EXIT_INTERNAL;
 	}
-	if (setup_fw_check() != 0 || fw_check_once(1048576) != 0) {
-		tool_error("vouch-bench", "the fw-check input is refused");
+	if ((rc = setup_fw_check()) != 0 || (rc = fw_check_once(1048576)) != 0) {
+		/* The policy parses in the sandbox: its worker must be found. */
+		tool_error("vouch-bench", "the fw-check input is refused: %s%s", vouch_strerror(rc),
+			   rc == -ECHILD ? " (is $VOUCH_PARSE_WORKER set in the build tree?)" : "");
 		free(input);
 		free(output);
 		return EXIT_INTERNAL;
