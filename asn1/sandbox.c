@@ -1,7 +1,7 @@
 /*
- * The sandbox's parent side (see vouch/sandbox.h): starting (by exec or
- * by fork), feeding, timing out and reaping the parse worker, and handing
- * its replies to sandbox_reply.c. The worker itself is sandbox_worker.c.
+ * The sandbox's parent side (see vouch/sandbox.h): feeding and timing
+ * out the parse worker, and handing its replies to sandbox_reply.c. Its
+ * process is sandbox_process.c's; the worker itself is sandbox_worker.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,16 +26,11 @@
 
 #include "der.h"
 #include "sandbox_internal.h"
+#include "sandbox_process.h"
 #include "sandbox_wire.h"
 #include "sandbox_worker.h"
 
 #include "sandbox_config.h"     /* VOUCH_PARSE_WORKER_PATH, the installed worker */
-#ifndef CLONE_PIDFD
-#define CLONE_PIDFD 0x00001000
-#endif
-#ifndef P_PIDFD
-#define P_PIDFD 3
-#endif
 
 /*
  * Under AddressSanitizer or ThreadSanitizer (test builds) the worker runs
@@ -53,38 +48,6 @@
 #define SANITIZER_FLAGS 0u
 #endif
 
-/*
- * ThreadSanitizer intercepts clone() and cannot follow a CLONE_VM child
- * (its fork bookkeeping aborts), so a TSan test build starts the worker
- * with posix_spawn(), which glibc implements without the interceptor.
- */
-#if defined(__SANITIZE_THREAD__)
-#define SPAWN_WITH_POSIX_SPAWN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define SPAWN_WITH_POSIX_SPAWN 1
-#endif
-#endif
-
-/*
- * Under valgrind a forked worker would run on the emulator, which makes
- * calls the filter forbids: a fork-mode sandbox execs the worker instead,
- * which runs natively with its filter, as every worker does under valgrind.
- */
-#if defined(__has_include)
-#if __has_include(<valgrind/valgrind.h>)
-#include <valgrind/valgrind.h>
-#define UNDER_VALGRIND() (RUNNING_ON_VALGRIND != 0)
-#endif
-#endif
-#ifndef UNDER_VALGRIND
-#define UNDER_VALGRIND() 0
-#endif
-
-/* The worker's end of the channel, as sandbox_worker.c expects it. */
-#define WORKER_FD VOUCH_SBW_CHANNEL
-/* The child's stack between clone() and execve(). */
-#define SPAWN_STACK (64u << 10)
 /* The largest reply: a header and a layout. */
 #define MAX_REPLY (sizeof(struct vouch_sbw_reply) + sizeof(struct vouch_sbw_layout))
 
@@ -96,8 +59,9 @@ struct vouch_sandbox {
 	uint64_t memory_limit;
 	char worker[PATH_MAX];
 	/* The running worker, if sock >= 0; owner is the pid that started it. */
-	int sock, pidfd;
-	pid_t pid, owner;
+	int sock;
+	struct vouch_sbw_process proc;
+	pid_t owner;
 	int last_signal;
 	long last_syscall;
 	uint32_t fault;         /* tests: the fault the next request asks for */
@@ -152,39 +116,14 @@ int vouch_sandbox_new(struct vouch_sandbox **out, const struct vouch_sandbox_opt
 	sb->spin_us = spin_budget(sb->flags);
 	sb->memory_limit = opts->memory_limit ? opts->memory_limit : VOUCH_SANDBOX_MEMORY_LIMIT;
 	strcpy(sb->worker, path);
-	sb->sock = sb->pidfd = -1;
+	sb->sock = -1;
+	vouch_sbw_process_init(&sb->proc);
 	sb->last_syscall = -1;
 	*out = sb;
 	return 0;
 }
 
 /* ---- The worker's life ---- */
-
-#ifndef SPAWN_WITH_POSIX_SPAWN
-struct spawn_args {
-	const char *path;
-	int fd;
-	char *const *argv;
-};
-
-/*
- * The child, on its own stack in the parent's memory (CLONE_VM) while the
- * parent waits (CLONE_VFORK): only async-signal-safe calls until execve.
- * The parent blocked every signal around clone(), so no handler of the
- * host runs here; execve() then resets the handlers.
- */
-static int spawn_child(void *p)
-{
-	const struct spawn_args *a = p;
-	static char *const envp[] = { NULL };
-
-	/* dup2 clears O_CLOEXEC, except onto itself. */
-	if (a->fd == WORKER_FD ? fcntl(WORKER_FD, F_SETFD, 0) < 0 : dup2(a->fd, WORKER_FD) < 0)
-		_exit(127);
-	execve(a->path, a->argv, envp);
-	_exit(127);
-}
-#endif
 
 static int now_ms(int64_t *t)
 {
@@ -203,202 +142,35 @@ static int64_t now_us(void)
 	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-/* Reap the worker through its pidfd, recording how it ended. */
-static void reap(struct vouch_sandbox *sb)
-{
-	siginfo_t info;
-
-	int rc;
-
-	memset(&info, 0, sizeof(info));
-	/* valgrind does not know P_PIDFD: then by pid, still ours until reaped. */
-	rc = (int)syscall(SYS_waitid, P_PIDFD, sb->pidfd, &info, WEXITED | __WALL, NULL);
-	if (rc != 0 && errno == EINVAL)
-		rc = waitid(P_PID, (id_t)sb->pid, &info, WEXITED | __WALL);
-	if (rc == 0 && (info.si_code == CLD_KILLED || info.si_code == CLD_DUMPED))
-		sb->last_signal = info.si_status;
-}
-
 /* Kill and reap the worker, if there is one this process owns. */
 static void stop_worker(struct vouch_sandbox *sb)
 {
+	int sig;
+
 	if (sb->sock < 0)
 		return;
 	close(sb->sock);
-	if (sb->owner == getpid()) {
-		/* valgrind does not know pidfd_send_signal: then the pid, which
-		 * cannot have been reused, since the worker is not reaped yet. */
-		if (syscall(SYS_pidfd_send_signal, sb->pidfd, SIGKILL, NULL, 0) != 0)
-			kill(sb->pid, SIGKILL);
-		reap(sb);
+	sb->sock = -1;
+	if (sb->owner != getpid()) {
+		/* In a forked child: the parent's worker, only closed. */
+		vouch_sbw_process_forget(&sb->proc);
+		return;
 	}
-	/* In a forked child the pidfd names the parent's worker: only close. */
-	close(sb->pidfd);
-	sb->sock = sb->pidfd = -1;
-}
-
-#ifdef SPAWN_WITH_POSIX_SPAWN
-/* The TSan build's start: the same executable, descriptor and arguments. */
-static int exec_worker(struct vouch_sandbox *sb, int fd, pid_t *pid, int *pidfd)
-{
-	char mem[24], flags[16];
-	char *argv[] = { (char *)"vouch-parse-worker", mem, flags, NULL };
-	static char *const envp[] = { NULL };
-	posix_spawn_file_actions_t fa;
-	int rc;
-
-	snprintf(mem, sizeof(mem), "%llu", (unsigned long long)sb->memory_limit);
-	snprintf(flags, sizeof(flags), "%u", sb->flags);
-	if (posix_spawn_file_actions_init(&fa))
-		return -ENOMEM;
-	/* dup2 onto itself clears O_CLOEXEC (glibc 2.29 and later). */
-	rc = posix_spawn_file_actions_adddup2(&fa, fd, WORKER_FD);
-	if (rc == 0)
-		rc = posix_spawn(pid, sb->worker, &fa, NULL, argv, envp);
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc)
-		return -ECHILD;
-	*pidfd = (int)syscall(SYS_pidfd_open, *pid, 0);
-	if (*pidfd < 0) {
-		kill(*pid, SIGKILL);
-		waitpid(*pid, NULL, 0);
-		return -ECHILD;
-	}
-	return 0;
-}
-#else
-/* The worker executable, on the channel's far end fd: its pid and pidfd. */
-static int exec_worker(struct vouch_sandbox *sb, int fd, pid_t *pid, int *pidfd)
-{
-	char mem[24], flags[16];
-	char *argv[] = { (char *)"vouch-parse-worker", mem, flags, NULL };
-	struct spawn_args a = { sb->worker, fd, argv };
-	sigset_t all, old;
-	void *stack;
-
-	snprintf(mem, sizeof(mem), "%llu", (unsigned long long)sb->memory_limit);
-	snprintf(flags, sizeof(flags), "%u", sb->flags);
-	stack = mmap(NULL, SPAWN_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK,
-		     -1, 0);
-	if (stack == MAP_FAILED)
-		return -ENOMEM;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	/*
-	 * SIGCHLD as the exit signal: an exit signal of 0 would hide the
-	 * worker from waitpid(-1) only until execve, after which the kernel
-	 * makes it SIGCHLD anyway (exit_notify() in kernel/exit.c).
-	 */
-	*pid = clone(spawn_child, (char *)stack + SPAWN_STACK,
-		     CLONE_VM | CLONE_VFORK | CLONE_PIDFD | SIGCHLD, &a, pidfd);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	munmap(stack, SPAWN_STACK);
-	return *pid < 0 ? -ECHILD : 0;
-}
-#endif
-
-/*
- * The number of threads (field 20 of /proc/self/stat) and the size of the
- * address space (field 23), counted from the last ')': the command's name
- * before it may hold anything.
- */
-static int read_self_stat(long *threads, uint64_t *vsize)
-{
-	char buf[1024], *p, *save = NULL;
-	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC), field = 2, found = 0;
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	do
-		n = read(fd, buf, sizeof(buf) - 1);
-	while (n < 0 && errno == EINTR);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	if (!p)
-		return -1;
-	for (char *t = strtok_r(p + 1, " ", &save); t && found < 2; t = strtok_r(NULL, " ", &save)) {
-		if (++field == 20 && ++found)
-			*threads = strtol(t, NULL, 10);
-		else if (field == 23 && ++found)
-			*vsize = strtoull(t, NULL, 10);
-	}
-	return found == 2 ? 0 : -1;
-}
-
-/*
- * A pidfd for the child just forked, while every signal is blocked and
- * the process has one thread, so that nothing of the host can reap it
- * first; unless the host has the kernel reap its children (SIGCHLD
- * ignored): then a child already gone, or a pid since reused, makes the
- * pidfd fail or name a process that is not our child, which waitid() says.
- */
-static int open_pidfd(pid_t pid)
-{
-	siginfo_t info;
-	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
-
-	if (fd < 0) {
-		if (errno != ESRCH) {
-			kill(pid, SIGKILL);         /* not reaped: still ours */
-			waitpid(pid, NULL, __WALL);
-		}
-		return -1;
-	}
-	memset(&info, 0, sizeof(info));
-	if (syscall(SYS_waitid, P_PIDFD, fd, &info, WEXITED | WNOHANG | WNOWAIT | __WALL, NULL)) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-/*
- * A copy of this process as the worker (VOUCH_SANDBOX_FORK), on the
- * channel's far end fd. _Fork(), not fork(): no pthread_atfork handler of
- * the host runs, in the host or in the child. The child's address-space
- * limit is on top of what it inherits (vsize).
- */
-static int fork_worker(struct vouch_sandbox *sb, uint64_t vsize, int fd, pid_t *pid, int *pidfd)
-{
-	uint64_t memory;
-	sigset_t all, old;
-
-	memory = vsize > UINT64_MAX - sb->memory_limit ? UINT64_MAX : vsize + sb->memory_limit;
-	/* Loaded once in the host, the definitions are every worker's. */
-	vouch_sbw_preload();
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	*pid = _Fork();
-	if (*pid == 0)
-		vouch_sbw_run_forked(fd, memory, sb->flags);
-	*pidfd = *pid > 0 ? open_pidfd(*pid) : -1;
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	return *pidfd < 0 ? -ECHILD : 0;
+	sig = vouch_sbw_process_stop(&sb->proc);
+	if (sig)
+		sb->last_signal = sig;
 }
 
 static int start_worker(struct vouch_sandbox *sb)
 {
-	int sv[2], pidfd = -1, rc;
-	uint64_t vsize = 0;
-	long threads = 0;
-	pid_t pid = -1;
+	struct vouch_sbw_spawn how = { sb->worker, (sb->flags & VOUCH_SANDBOX_FORK) != 0, -1,
+				       sb->memory_limit, sb->flags };
+	int sv[2], rc;
 
-	/* Only a process of one thread may be copied: a thread of the host
-	 * could hold a lock the child needs (the allocator's). The rule
-	 * holds under valgrind too, where the worker is exec'd instead. */
-	if ((sb->flags & VOUCH_SANDBOX_FORK) &&
-	    (read_self_stat(&threads, &vsize) || threads != 1))
-		return -EINVAL;
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
 		return -ECHILD;
-	if ((sb->flags & VOUCH_SANDBOX_FORK) && !UNDER_VALGRIND())
-		rc = fork_worker(sb, vsize, sv[1], &pid, &pidfd);
-	else
-		rc = exec_worker(sb, sv[1], &pid, &pidfd);
+	how.channel = sv[1];
+	rc = vouch_sbw_process_start(&sb->proc, &how);
 	close(sv[1]);
 	if (rc) {
 		close(sv[0]);
@@ -406,8 +178,6 @@ static int start_worker(struct vouch_sandbox *sb)
 	}
 	fcntl(sv[0], F_SETFL, O_NONBLOCK);
 	sb->sock = sv[0];
-	sb->pidfd = pidfd;
-	sb->pid = pid;
 	sb->owner = getpid();
 	return 0;
 }
@@ -794,6 +564,7 @@ void vouch_sandbox_free(struct vouch_sandbox *sb)
 	if (!sb)
 		return;
 	stop_worker(sb);
+	vouch_sbw_process_release(&sb->proc);
 	pthread_mutex_destroy(&sb->lock);
 	free(sb);
 }

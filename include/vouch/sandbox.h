@@ -25,20 +25,33 @@
  * exactly what vouch_x509_parse() and vouch_pkcs7_parse() give for the
  * same bytes.
  *
- * Process hygiene: the worker is started with clone(CLONE_VM|CLONE_VFORK|
- * CLONE_PIDFD) and execve(), every signal blocked around the clone: no
- * fork() of a multithreaded host and no host signal handler run in the
- * child. It is killed and reaped through its pidfd. It is an ordinary
- * child: the kernel gives a child that has exec'd the exit signal
- * SIGCHLD whatever clone asked (kernel/exit.c, exit_notify()), so a
- * host's SIGCHLD handler sees a worker end, and a host that reaps with
- * waitpid(-1) may take its exit status (the sandbox carries on; the
- * signal is then unknown). The channel is a socketpair, O_CLOEXEC in the
- * parent, written with MSG_NOSIGNAL (no SIGPIPE). Timeouts are the
- * parent's: poll() with a deadline, then SIGKILL through the pidfd. A
- * worker that died, timed out or lied is replaced at the next request. A
- * process that forks gets a fresh worker in the child at its first
- * request: it never talks to the parent's.
+ * Process hygiene: the host's child is not the worker but its keeper, a
+ * process cloned with exit signal 0 (CLONE_VM, every signal blocked) that
+ * starts the worker, waits for it and exits with how it ended. So the
+ * host never gets a SIGCHLD for the sandbox, a waitpid(-1) of the host
+ * (which does not wait for children with exit signal 0 unless given
+ * __WALL or __WCLONE) never takes a worker or its keeper, and the signal
+ * that killed a worker is known even in a host that ignores SIGCHLD. The
+ * keeper starts the worker with clone(CLONE_VM|CLONE_VFORK|CLONE_PIDFD)
+ * and execve(), every signal blocked: no fork() of a multithreaded host
+ * and no host signal handler runs in either. The keeper then drops its
+ * copy of the host's descriptors, so the host's end of the channel lives
+ * only in the host: when the host closes it, execs or dies, the worker
+ * reads the end of the channel and exits, then its keeper (and a worker
+ * whose keeper is killed dies with it, PR_SET_PDEATHSIG). A host that
+ * execs while its sandbox is open may thus be left a zombie keeper, which
+ * only a wait with __WALL reaps. Both are killed through the worker's
+ * pidfd and reaped through the keeper's. Under valgrind (which cannot run
+ * a clone that shares memory but as a thread) and in ThreadSanitizer
+ * builds the worker is the host's child instead, with the exit signal
+ * SIGCHLD that the kernel gives any child that has exec'd: its end is
+ * then seen by a SIGCHLD handler and may be taken by a waitpid(-1) (the
+ * sandbox carries on; the signal is then unknown). The channel is a
+ * socketpair, O_CLOEXEC in the parent, written with MSG_NOSIGNAL (no
+ * SIGPIPE). Timeouts are the parent's: poll() with a deadline, then
+ * SIGKILL through the pidfd. A worker that died, timed out or lied is
+ * replaced at the next request. A process that forks gets a fresh worker
+ * in the child at its first request: it never talks to the parent's.
  *
  * Fork mode (VOUCH_SANDBOX_FORK, one-shot only) skips the execve, which
  * is most of a one-shot request's cost: the worker is a copy of the host,
@@ -49,8 +62,8 @@
  * handlers (back to SIG_DFL; ignored signals stay ignored), then exactly
  * what the executable does: the same confinement (its RLIMIT_AS on top of
  * the address space it inherits), filter and request loop, and it ends
- * with _exit() (no atexit handler, no stdio flushed). Its pidfd is opened
- * right after the fork and checked to name that child. It holds a copy
+ * with _exit() (no atexit handler, no stdio flushed). It is the keeper's
+ * child, like an exec'd worker; it holds a copy
  * of the host's memory, but can send nothing but its reply, which the
  * parent checks as it checks any worker's.
  *
