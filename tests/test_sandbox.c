@@ -4,7 +4,9 @@
  * the worker with SIGSYS and the parent reports it; crashes, hangs and
  * every kind of lie are refused and the parent carries on; 10,000
  * requests leave no zombie, descriptor or memory growth; threads, fork
- * and a host that reaps its own children are handled.
+ * and a host that reaps its own children are handled, and such a host
+ * never sees the sandbox's processes (no SIGCHLD, nothing for its
+ * waitpid(-1)) while the worker is its keeper's child.
  *
  * The tests of the worker's behaviour run twice (their names end in
  * _fork the second time): with the worker executable, and in fork mode
@@ -15,7 +17,9 @@
  * workers. Under ASan the library runs the worker without its filter (the
  * sanitizer's runtime needs calls the filter forbids), so the SIGSYS
  * tests are skipped there with a message. Under valgrind the fork mode
- * execs the worker (vouch/sandbox.h), so those tests check the parent.
+ * execs the worker (vouch/sandbox.h), so those tests check the parent;
+ * there and under ThreadSanitizer the worker has no keeper, and the test
+ * that the host sees nothing is skipped with a message.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -39,6 +43,7 @@
 
 #include "harness.h"
 #include "sandbox_internal.h"
+#include "sandbox_process.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define UNDER_ASAN 1
@@ -449,8 +454,9 @@ static void many(unsigned flags, int n)
 		if (flags & VOUCH_SANDBOX_ONE_SHOT)
 			assert_int_equal(count_fds(), fds);
 	}
-	/* The persistent worker holds two descriptors (channel and pidfd). */
-	assert_true(count_fds() <= fds + 2);
+	/* The persistent worker holds three descriptors: the channel, the
+	 * keeper's pidfd and the worker's (two without a keeper). */
+	assert_true(count_fds() <= fds + 3);
 	/* ASan's quarantine and valgrind's freed-block queue (20 MB by
 	 * default) keep freed memory: no RSS bound under them. */
 	if (!UNDER_ASAN && !UNDER_VALGRIND && rss_kib() > rss + 256)
@@ -489,8 +495,73 @@ static void test_host_reaps(void **state)
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGCHLD, &sa, &old);
 	assert_vouch_err(fault_rc(sb, VOUCH_FAULT_SEGV, 0), -ECHILD);
+	/* The keeper's exit signal is 0: never reaped by the kernel. */
+	if (vouch_sbw_process_kept())
+		assert_int_equal(vouch_sandbox_last_signal(sb), segv_signal(mode_of(state)));
 	assert_carries_on(sb);
 	vouch_sandbox_free(sb);
+	sigaction(SIGCHLD, &old, NULL);
+	assert_no_children();
+}
+
+static volatile sig_atomic_t sigchld_count;
+
+static void count_sigchld(int sig)
+{
+	(void)sig;
+	sigchld_count++;
+}
+
+/* What a host's waitpid(-1, WNOHANG) says: 0 while its own child lives. */
+static void assert_only_own_child(pid_t own)
+{
+	int status;
+
+	assert_int_equal(waitpid(-1, &status, WNOHANG), 0);
+	assert_int_equal(sigchld_count, 0);
+	assert_int_equal(kill(own, 0), 0);
+}
+
+/*
+ * A host with a SIGCHLD handler and a waitpid(-1) loop of its own never
+ * sees a worker: no SIGCHLD, nothing to reap, while a worker runs, after
+ * requests, after a crash; and the crash's signal is still reported.
+ */
+static void test_host_sees_nothing(void **state)
+{
+	struct sigaction sa, old;
+	struct vouch_sandbox *sb;
+	pid_t own;
+	int status;
+
+	if (!vouch_sbw_process_kept()) {
+		print_message("skipped: under valgrind and ThreadSanitizer the worker is "
+			      "this process's child\n");
+		skip();
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = count_sigchld;
+	sigaction(SIGCHLD, &sa, &old);
+	sigchld_count = 0;
+	own = fork();
+	assert_true(own >= 0);
+	if (own == 0) {
+		pause();
+		_exit(0);
+	}
+	sb = new_sandbox(mode_of(state), 0);
+	assert_carries_on(sb);
+	assert_only_own_child(own);     /* in exec mode, with its worker running */
+	assert_vouch_err(fault_rc(sb, VOUCH_FAULT_SEGV, 0), -ECHILD);
+	assert_int_equal(vouch_sandbox_last_signal(sb), segv_signal(mode_of(state)));
+	assert_only_own_child(own);
+	assert_carries_on(sb);
+	vouch_sandbox_free(sb);
+	assert_only_own_child(own);
+	/* The handler and the loop do work: the host's own child shows. */
+	kill(own, SIGKILL);
+	assert_int_equal(waitpid(-1, &status, 0), own);
+	assert_int_equal(sigchld_count, 1);
 	sigaction(SIGCHLD, &old, NULL);
 	assert_no_children();
 }
@@ -686,6 +757,7 @@ int main(int argc, char **argv)
 		BOTH_MODES(test_lies),
 		BOTH_MODES(test_no_leaks),
 		BOTH_MODES(test_host_reaps),
+		BOTH_MODES(test_host_sees_nothing),
 		cmocka_unit_test(test_fork),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_fork_mode_threads),
