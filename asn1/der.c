@@ -1120,3 +1120,10 @@ int vouch_der_sequence(const uint8_t *root, struct vouch_span span, const unsign
 	rc = vouch_der_check(root, span);
 	return rc ? rc : vouch_der_fields(root, span, tags, n, out);
 }
+
+int vouch_der_is_one_element(const uint8_t *buf, size_t len)
+{
+	size_t used;
+
+	return buf && len > 0 && measure(buf, len, &used) == 0 && used == len;
+}

@@ -267,6 +267,14 @@ int vouch_der_sequence(const uint8_t *root, struct vouch_span span, const unsign
 int vouch_der_children(const uint8_t *root, struct vouch_span tlv, struct vouch_span *kids,
 		       size_t max, size_t *count);
 
+/*
+ * 1 if buf[0..len) is exactly one well-formed BER element (definite or
+ * indefinite lengths, nesting and element counts within the limits above)
+ * with nothing after it, else 0: the test that makes a file DER
+ * (asn1/format.c).
+ */
+int vouch_der_is_one_element(const uint8_t *buf, size_t len);
+
 /* 1 if the whole element at tlv is the DER NULL (05 00), else 0. */
 int vouch_der_span_is_null(const uint8_t *root, struct vouch_span tlv);
 

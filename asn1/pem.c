@@ -8,20 +8,6 @@
 
 #include "pem.h"
 
-/* The longest label we look for, e.g. "CERTIFICATE", "PUBLIC KEY", "PKCS7". */
-#define MAX_LABEL 32
-
-/* Where needle first occurs in hay[0..hay_len), or NULL. */
-static const char *find(const char *hay, size_t hay_len, const char *needle, size_t needle_len)
-{
-	if (needle_len == 0 || hay_len < needle_len)
-		return NULL;
-	for (size_t i = 0; i + needle_len <= hay_len; i++)
-		if (hay[i] == needle[0] && memcmp(hay + i, needle, needle_len) == 0)
-			return hay + i;
-	return NULL;
-}
-
 /* The value of a base64 character (RFC 4648 §4), or -1. */
 static int b64_value(unsigned char c)
 {
@@ -99,43 +85,206 @@ static int b64_decode(const char *text, size_t len, uint8_t *out, size_t *out_le
 	return 0;
 }
 
+/* ---- Blocks, each on lines of its own ---- */
+
+static const char BEGIN[] = "-----BEGIN ";
+static const char END[] = "-----END ";
+static const char DASHES[] = "-----";
+#define BEGIN_LEN (sizeof(BEGIN) - 1)
+#define END_LEN (sizeof(END) - 1)
+#define DASHES_LEN (sizeof(DASHES) - 1)
+
+/* Where a block's parts are in the text. */
+struct block_loc {
+	size_t label, label_len;        /* the label in the BEGIN line */
+	size_t body, body_len;          /* the base64 lines */
+	size_t end;                     /* just past the END line */
+};
+
+static bool starts(const char *text, size_t len, size_t at, const char *s, size_t n)
+{
+	return n <= len - at && memcmp(text + at, s, n) == 0;
+}
+
+/* Past the line feed that ends the line at text[at..]: "" or blanks, then
+ * "\n" or the end of the text. Returns false if anything else is there. */
+static bool line_ends(const char *text, size_t len, size_t at, size_t *next)
+{
+	while (at < len && (text[at] == ' ' || text[at] == '\t' || text[at] == '\r'))
+		at++;
+	if (at < len && text[at] != '\n')
+		return false;
+	*next = at < len ? at + 1 : at;
+	return true;
+}
+
+/* The start of the line after the one that holds text[at], or len. */
+static size_t next_line(const char *text, size_t len, size_t at)
+{
+	const char *nl = memchr(text + at, '\n', len - at);
+
+	return nl ? (size_t)(nl - text) + 1 : len;
+}
+
+/*
+ * An RFC 7468 §3 label at text[at..], ended by "-----": printable ASCII,
+ * neither starting nor ending with a space or hyphen, at most
+ * VOUCH_PEM_MAX_LABEL characters. *after is past the closing dashes.
+ */
+static bool read_label(const char *text, size_t len, size_t at, size_t *label_len, size_t *after)
+{
+	size_t n = 0;
+
+	while (!starts(text, len, at + n, DASHES, DASHES_LEN)) {
+		unsigned char c;
+
+		if (at + n >= len || n == VOUCH_PEM_MAX_LABEL)
+			return false;
+		c = (unsigned char)text[at + n];
+		if (c < 0x20 || c > 0x7e)
+			return false;
+		n++;
+	}
+	if (n == 0 || text[at] == ' ' || text[at] == '-' || text[at + n - 1] == ' ' ||
+	    text[at + n - 1] == '-')
+		return false;
+	*label_len = n;
+	*after = at + n + DASHES_LEN;
+	return true;
+}
+
+/*
+ * The block whose BEGIN line starts at text[at]: its label, the lines up
+ * to the next line that starts with "-----", which must be the matching
+ * END line. -EBADMSG if any of that is missing or malformed.
+ */
+static int locate_at(const char *text, size_t len, size_t at, struct block_loc *loc)
+{
+	size_t after, line;
+
+	if (!starts(text, len, at, BEGIN, BEGIN_LEN) ||
+	    !read_label(text, len, at + BEGIN_LEN, &loc->label_len, &after) ||
+	    !line_ends(text, len, after, &loc->body))
+		return -EBADMSG;
+	loc->label = at + BEGIN_LEN;
+	for (line = loc->body; line < len; line = next_line(text, len, line)) {
+		if (!starts(text, len, line, DASHES, DASHES_LEN))
+			continue;
+		if (!starts(text, len, line, END, END_LEN) ||
+		    !starts(text, len, line + END_LEN, text + loc->label, loc->label_len) ||
+		    !starts(text, len, line + END_LEN + loc->label_len, DASHES, DASHES_LEN) ||
+		    !line_ends(text, len, line + END_LEN + loc->label_len + DASHES_LEN, &loc->end))
+			return -EBADMSG;        /* another boundary, or a broken END line */
+		loc->body_len = line - loc->body;
+		return 0;
+	}
+	return -EBADMSG;                        /* no END line */
+}
+
+/* The next BEGIN line at or after text[from], at the start of a line. */
+static int locate_next(const char *text, size_t len, size_t from, struct block_loc *loc)
+{
+	size_t line = from == 0 || text[from - 1] == '\n' ? from : next_line(text, len, from);
+
+	for (; line < len; line = next_line(text, len, line))
+		if (starts(text, len, line, BEGIN, BEGIN_LEN))
+			return locate_at(text, len, line, loc);
+	return -ENOENT;
+}
+
+static int decode(const char *text, const struct block_loc *loc, struct vouch_pem_block *block)
+{
+	uint8_t *out = malloc(loc->body_len / 4 * 3 + 3);
+	int rc;
+
+	if (!out)
+		return -ENOMEM;
+	rc = b64_decode(text + loc->body, loc->body_len, out, &block->der_len);
+	if (rc) {
+		free(out);
+		block->der_len = 0;
+		return rc;
+	}
+	memcpy(block->label, text + loc->label, loc->label_len);
+	block->label[loc->label_len] = '\0';
+	block->der = out;
+	return 0;
+}
+
+static int check_args(const char *text, size_t len, const size_t *pos,
+		      struct vouch_pem_block *block)
+{
+	if (!block)
+		return -EINVAL;
+	memset(block, 0, sizeof(*block));
+	return !text || !pos || *pos > len ? -EINVAL : 0;
+}
+
+int vouch_pem_next_block(const char *text, size_t len, size_t *pos,
+			 struct vouch_pem_block *block)
+{
+	struct block_loc loc;
+	int rc = check_args(text, len, pos, block);
+
+	if (rc == 0)
+		rc = locate_next(text, len, *pos, &loc);
+	if (rc == 0)
+		rc = decode(text, &loc, block);
+	if (rc == 0)
+		*pos = loc.end;
+	return rc;
+}
+
+static size_t skip_space(const char *text, size_t len, size_t at)
+{
+	while (at < len && is_space((unsigned char)text[at]))
+		at++;
+	return at;
+}
+
+int vouch_pem_only_block(const char *text, size_t len, struct vouch_pem_block *block)
+{
+	struct block_loc loc;
+	size_t zero = 0;
+	int rc = check_args(text, len, &zero, block);
+
+	if (rc == 0)
+		rc = locate_at(text, len, skip_space(text, len, 0), &loc);
+	if (rc == 0 && skip_space(text, len, loc.end) != len)
+		rc = -EBADMSG;                  /* something after the block */
+	if (rc == 0)
+		rc = decode(text, &loc, block);
+	return rc;
+}
+
 int vouch_pem_next(const char *text, size_t len, const char *label, size_t *pos,
 		   uint8_t **der, size_t *der_len)
 {
-	char begin[MAX_LABEL + 16], end[MAX_LABEL + 16];
-	const char *b, *body, *e;
-	size_t label_len, begin_len, end_len, body_len;
-	uint8_t *out;
+	struct vouch_pem_block block;
+	size_t label_len, at;
+	struct block_loc loc;
 	int rc;
 
-	if (!text || !label || !pos || !der || !der_len || *pos > len)
+	if (!der || !der_len)
 		return -EINVAL;
 	*der = NULL;
 	*der_len = 0;
+	rc = check_args(text, len, pos, &block);
+	if (rc || !label)
+		return rc ? rc : -EINVAL;
 	label_len = strlen(label);
-	if (label_len == 0 || label_len > MAX_LABEL)
-		return -EINVAL;
-	begin_len = (size_t)(stpcpy(stpcpy(stpcpy(begin, "-----BEGIN "), label), "-----") - begin);
-	end_len = (size_t)(stpcpy(stpcpy(stpcpy(end, "-----END "), label), "-----") - end);
-
-	b = find(text + *pos, len - *pos, begin, begin_len);
-	if (!b)
-		return -ENOENT;
-	body = b + begin_len;
-	e = find(body, (size_t)(text + len - body), end, end_len);
-	if (!e)
-		return -EBADMSG;                /* no END line */
-	body_len = (size_t)(e - body);
-	out = malloc(body_len / 4 * 3 + 3);
-	if (!out)
-		return -ENOMEM;
-	rc = b64_decode(body, body_len, out, der_len);
-	if (rc) {
-		free(out);
-		*der_len = 0;
-		return rc;
+	for (at = *pos;; at = loc.end) {
+		rc = locate_next(text, len, at, &loc);
+		if (rc)
+			return rc;
+		if (loc.label_len == label_len && memcmp(text + loc.label, label, label_len) == 0)
+			break;
 	}
-	*der = out;
-	*pos = (size_t)(e + end_len - text);
+	rc = decode(text, &loc, &block);
+	if (rc)
+		return rc;
+	*der = block.der;
+	*der_len = block.der_len;
+	*pos = loc.end;
 	return 0;
 }

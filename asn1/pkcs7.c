@@ -13,7 +13,6 @@
 
 #include "der.h"
 #include "oid.h"
-#include "pem.h"
 #include "pkcs7_internal.h"
 #include "x509_internal.h"
 
@@ -550,25 +549,6 @@ int vouch_pkcs7_parse_layout(struct vouch_pkcs7 **out, const uint8_t *buf, size_
 	}
 	*out = msg;
 	return 0;
-}
-
-/* see vouch/pkcs7.h */
-int vouch_pkcs7_pem_decode(const char *text, size_t len, uint8_t **der, size_t *der_len)
-{
-	static const char *const labels[] = { "PKCS7", "CMS" };
-	int rc = -ENOENT;
-
-	if (!der || !der_len)
-		return -EINVAL;
-	*der = NULL;
-	if (!text)
-		return -EINVAL;
-	for (size_t i = 0; i < 2 && rc == -ENOENT; i++) {
-		size_t pos = 0;
-
-		rc = vouch_pem_next(text, len, labels[i], &pos, der, der_len);
-	}
-	return rc == -ENOENT ? -EBADMSG : rc;
 }
 
 /* see vouch/pkcs7.h */

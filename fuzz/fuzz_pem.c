@@ -1,11 +1,13 @@
 /*
- * libFuzzer target: every PEM reader (RFC 7468) on hostile text: the
- * block decoder itself (asn1/pem.c), and each public API that reads PEM
- * from memory: vouch_x509_parse_pem() over every block, the PKCS#7 and
- * CMS decoder, the public-key loader and the keyring. Each must return
- * one of its documented codes, keep its position inside the text and
- * moving forward, and decode no more than the base64 can hold; abort()
- * otherwise, for libFuzzer to report.
+ * libFuzzer target: every PEM reader (RFC 7468) and the one format
+ * decision (asn1/format.c) on hostile bytes: the block decoder itself
+ * (asn1/pem.c), and each public API that reads files or PEM from memory:
+ * vouch_x509_parse_pem() and vouch_x509_file_next() over every item, the
+ * signature file's decision and the strict PEM decoder, the public-key
+ * loader and the keyring. Each must return one of its documented codes,
+ * keep its position inside the text and moving forward, and decode no
+ * more than the base64 can hold; a DER decision must cover exactly the
+ * input; abort() otherwise, for libFuzzer to report.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -78,22 +80,74 @@ static void walk_certs(const char *text, size_t len)
 	}
 }
 
+/* Every block of any label, and the strict one-block reading. */
+static void walk_any_block(const char *text, size_t len)
+{
+	struct vouch_pem_block block;
+	size_t pos = 0;
+	int rc;
+
+	for (;;) {
+		size_t before = pos;
+
+		rc = vouch_pem_next_block(text, len, &pos, &block);
+		check_rc(rc, -ENOENT, -EBADMSG, -ENOENT, -ENOENT);
+		if (rc) {
+			if (block.der || pos != before)
+				abort();
+			break;
+		}
+		if (pos <= before || pos > len || block.der_len == 0 || !block.label[0] ||
+		    block.der_len > (pos - before) / 4 * 3)
+			abort();
+		free(block.der);
+	}
+	rc = vouch_pem_only_block(text, len, &block);
+	check_rc(rc, -EBADMSG, -EBADMSG, -EBADMSG, -EBADMSG);
+	if (rc == 0)
+		free(block.der);
+	else if (block.der)
+		abort();
+}
+
+/* The certificate-file decision: items in order, DER only as the whole input. */
+static void walk_file(const uint8_t *data, size_t len)
+{
+	struct vouch_x509_file_item item;
+	size_t pos = 0;
+	int rc;
+
+	while ((rc = vouch_x509_file_next(data, len, &pos, &item)) == 1) {
+		if (item.owned ? item.der != item.owned : (item.der != data || item.der_len != len))
+			abort();
+		free(item.owned);
+	}
+	check_rc(rc, -EBADMSG, -EBADMSG, -EBADMSG, -EBADMSG);
+	if (item.owned)
+		abort();
+}
+
 static void try_pkcs7(const char *text, size_t len)
 {
 	struct vouch_pkcs7 *msg;
-	uint8_t *der;
+	const uint8_t *der;
+	uint8_t *owned;
 	size_t der_len;
-	int rc = vouch_pkcs7_pem_decode(text, len, &der, &der_len);
+	int rc = vouch_pkcs7_decode((const uint8_t *)text, len, VOUCH_PKCS7_FORMAT_AUTO, &der,
+				    &der_len, &owned);
 
 	check_rc(rc, -EBADMSG, -EBADMSG, -EBADMSG, -EBADMSG);
 	if (rc) {
-		if (der)
+		if (owned || der)
 			abort();
 		return;
 	}
+	/* The file itself, whole, or the decoded PEM: never a part of it. */
+	if (owned ? der != owned : (der != (const uint8_t *)text || der_len != len))
+		abort();
 	if (vouch_pkcs7_parse(&msg, der, der_len, NULL) == 0)
 		vouch_pkcs7_free(msg);
-	free(der);
+	free(owned);
 }
 
 static void try_keys(const char *text, size_t len)
@@ -121,7 +175,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	for (size_t i = 0; i < sizeof(labels) / sizeof(labels[0]); i++)
 		walk_blocks(text, size, labels[i]);
+	walk_any_block(text, size);
 	walk_certs(text, size);
+	walk_file(data, size);
 	try_pkcs7(text, size);
 	try_keys(text, size);
 	return 0;

@@ -372,40 +372,114 @@ static void test_verify_digest(void **state)
 	unload(&f);
 }
 
+/* The notices a keyring load gave: how many, and the last one's code and label. */
+struct notices {
+	int count, last_rc;
+	size_t last_item;
+	char last_label[40];
+};
+
+static void count_notice(void *ctx, const struct vouch_keyring_notice *n)
+{
+	struct notices *seen = ctx;
+
+	seen->count++;
+	seen->last_rc = n->rc;
+	seen->last_item = n->item;
+	snprintf(seen->last_label, sizeof(seen->last_label), "%s", n->label);
+	assert_non_null(n->reason);
+}
+
+static void write_file(const char *path, const uint8_t *data, size_t len)
+{
+	FILE *out = fopen(path, "wb");
+
+	assert_non_null(out);
+	if (len)
+		assert_int_equal(fwrite(data, 1, len, out), len);
+	fclose(out);
+}
+
 static void test_keyring(void **state)
 {
 	struct vouch_keyring *kr;
-	char dir[] = "/tmp/vouch-keyring-XXXXXX", path[64];
+	char dir[] = "/tmp/vouch-keyring-XXXXXX", a[64], b[64];
 	size_t len;
 	uint8_t *pem = vt_read_file(vt_data("pkcs7/signer.pem"), &len);
-	FILE *out;
+	struct notices seen = { 0 };
 
 	(void)state;
 	assert_vouch_ok(vouch_keyring_new(&kr));
+	assert_vouch_ok(vouch_keyring_set_notice(kr, count_notice, &seen));
+	assert_vouch_err(vouch_keyring_set_flags(kr, 0x80), -EINVAL);
 	assert_vouch_err(vouch_keyring_add_pem(kr, "no certificate here", 19), -EBADMSG);
 	assert_vouch_err(vouch_keyring_add_der(kr, (const uint8_t *)"\x30\x00", 2), -EBADMSG);
 	assert_vouch_err(vouch_keyring_add_file(kr, "/nonexistent/cert.pem"), -ENOENT);
 	assert_int_equal(vouch_keyring_count(kr), 0);
-	/* A directory of two files, one PEM and one DER copy of another. */
+	assert_int_equal(seen.count, 0);
+	/* A directory of a certificate and an empty file: the empty file is
+	 * skipped with a notice, the certificate added. */
 	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/a.pem", dir);
-	out = fopen(path, "wb");
-	fwrite(pem, 1, len, out);
-	fclose(out);
-	snprintf(path, sizeof(path), "%s/b.pem", dir);
-	out = fopen(path, "wb");
-	fclose(out);                     /* empty: an error, the others still added */
-	assert_vouch_err(vouch_keyring_add_dir(kr, dir), -EBADMSG);
+	snprintf(a, sizeof(a), "%s/a.pem", dir);
+	snprintf(b, sizeof(b), "%s/b.pem", dir);
+	write_file(a, pem, len);
+	write_file(b, NULL, 0);
+	assert_vouch_ok(vouch_keyring_add_dir(kr, dir));
 	assert_int_equal(vouch_keyring_count(kr), 1);
+	assert_int_equal(seen.count, 1);
+	assert_int_equal(seen.last_rc, -EBADMSG);
 	assert_non_null(vouch_keyring_cert(kr, 0));
 	assert_null(vouch_keyring_cert(kr, 1));
-	remove(path);
-	snprintf(path, sizeof(path), "%s/a.pem", dir);
-	remove(path);
+	/* Strict: all or nothing, as before; the others are still added. */
+	assert_vouch_ok(vouch_keyring_set_flags(kr, VOUCH_KEYRING_STRICT));
+	assert_vouch_err(vouch_keyring_add_dir(kr, dir), -EBADMSG);
+	assert_int_equal(vouch_keyring_count(kr), 2);
+	/* Only unusable files: an error, lenient or not. */
+	remove(a);
+	assert_vouch_ok(vouch_keyring_set_flags(kr, 0));
+	assert_vouch_err(vouch_keyring_add_dir(kr, dir), -EBADMSG);
+	remove(b);
+	assert_vouch_ok(vouch_keyring_add_dir(kr, dir));       /* empty: nothing to add */
 	rmdir(dir);
 	vouch_keyring_free(kr);
 	vouch_keyring_free(NULL);
 	free(pem);
+}
+
+/*
+ * A keyring file with a certificate vouch cannot use (Ed448) before one it
+ * can (tests/data/format/mixed.pem): skipped with a notice by default, as
+ * the kernel's load_certificate_list() does (fwupd installs an ML-DSA CA
+ * beside its RSA one); refused whole in strict mode. A CRL block is
+ * ignored with a notice, never silently.
+ */
+static void test_keyring_skips(void **state)
+{
+	struct vouch_keyring *kr;
+	struct notices seen = { 0 };
+
+	(void)state;
+	assert_vouch_ok(vouch_keyring_new(&kr));
+	assert_vouch_ok(vouch_keyring_set_notice(kr, count_notice, &seen));
+	assert_vouch_ok(vouch_keyring_add_file(kr, vt_data("format/mixed.pem")));
+	assert_int_equal(vouch_keyring_count(kr), 1);
+	assert_int_equal(seen.count, 1);
+	assert_int_equal(seen.last_rc, -ENOPKG);
+	assert_int_equal(seen.last_item, 1);
+	assert_string_equal(seen.last_label, "CERTIFICATE");
+	assert_vouch_err(vouch_keyring_add_file(kr, vt_data("format/ed448.pem")), -ENOPKG);
+	assert_vouch_ok(vouch_keyring_add_file(kr, vt_data("format/trust-crl.pem")));
+	assert_int_equal(seen.last_rc, 0);
+	assert_string_equal(seen.last_label, "X509 CRL");
+	assert_int_equal(vouch_keyring_count(kr), 2);
+	/* Explanatory text before the block; a BEGIN inside a line is text. */
+	assert_vouch_ok(vouch_keyring_add_file(kr, vt_data("format/trust-text.pem")));
+	assert_vouch_err(vouch_keyring_add_file(kr, vt_data("format/trust-midline.pem")), -EBADMSG);
+	assert_int_equal(vouch_keyring_count(kr), 3);
+	assert_vouch_ok(vouch_keyring_set_flags(kr, VOUCH_KEYRING_STRICT));
+	assert_vouch_err(vouch_keyring_add_file(kr, vt_data("format/mixed.pem")), -ENOPKG);
+	assert_int_equal(vouch_keyring_count(kr), 3);
+	vouch_keyring_free(kr);
 }
 
 int main(int argc, char **argv)
@@ -423,6 +497,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_deny_and_time),
 		cmocka_unit_test(test_verify_digest),
 		cmocka_unit_test(test_keyring),
+		cmocka_unit_test(test_keyring_skips),
 	};
 
 	return vt_main(argc, argv, "verify", tests, sizeof(tests) / sizeof(tests[0]));

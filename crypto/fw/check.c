@@ -34,13 +34,9 @@
 
 /* ---- The one PKCS#7 parser of crypto/fw ---- */
 
-static int looks_pem(const uint8_t *buf, size_t len)
-{
-	return len >= 11 && memmem(buf, len, "-----BEGIN ", 11) != NULL;
-}
-
 /*
- * A signature on its way through the one parser: decoded from PEM, and
+ * A signature on its way through the one parser: its format decided by
+ * vouch_pkcs7_decode() (DER spanning the file, or strict PEM), and
  * sent to the policy's sandbox (its own by default, vouch/sandbox.h) or,
  * if the caller chose in-process parsing, parsed at the collection.
  * Submitting first lets the worker parse while the caller hashes the blob.
@@ -50,7 +46,7 @@ struct sig_job {
 	const struct vouch_fw_policy *p;
 	const uint8_t *der;
 	size_t len;
-	int rc;                      /* a PEM failure: nothing submitted */
+	int rc;                      /* a format failure: nothing submitted */
 	struct vouch_sandbox_job job;
 };
 
@@ -59,15 +55,10 @@ static void sig_submit(struct sig_job *q, const struct vouch_fw_policy *p, const
 {
 	memset(out, 0, sizeof(*out));
 	q->p = p;
-	q->der = sig;
-	q->len = len;
-	q->rc = 0;
-	if (looks_pem(sig, len)) {
-		q->rc = vouch_pkcs7_pem_decode((const char *)sig, len, &out->der_owned, &q->len);
-		if (q->rc)
-			return;
-		q->der = out->der_owned;
-	}
+	q->rc = vouch_pkcs7_decode(sig, len, VOUCH_PKCS7_FORMAT_AUTO, &q->der, &q->len,
+				   &out->der_owned);
+	if (q->rc)
+		return;
 	if (p->sandbox)
 		vouch_sandbox_pkcs7_submit(p->sandbox, &q->job, q->der, q->len, NULL);
 }

@@ -4,6 +4,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,27 +92,102 @@ int vouch_keyring_add_der(struct vouch_keyring *kr, const uint8_t *der, size_t l
 }
 
 /* see vouch/keyring.h */
+int vouch_keyring_set_flags(struct vouch_keyring *kr, unsigned flags)
+{
+	if (!kr || (flags & ~VOUCH_KEYRING_STRICT))
+		return -EINVAL;
+	kr->flags = flags;
+	return 0;
+}
+
+/* see vouch/keyring.h */
+int vouch_keyring_set_notice(struct vouch_keyring *kr, vouch_keyring_notice_fn *fn, void *ctx)
+{
+	if (!kr)
+		return -EINVAL;
+	kr->notice = fn;
+	kr->notice_ctx = ctx;
+	return 0;
+}
+
+static void notify(const struct vouch_keyring *kr, const char *source, size_t item,
+		   const char *label, int rc, const char *reason)
+{
+	struct vouch_keyring_notice n = { source, item, label, rc, reason };
+
+	if (kr->notice)
+		kr->notice(kr->notice_ctx, &n);
+}
+
+/* A certificate vouch cannot use, which a lenient load skips: its key's
+ * algorithm or size is not implemented, or it does not parse. Running
+ * out of memory or of keyring slots is never skipped. */
+static bool skippable(int rc)
+{
+	return rc == -ENOPKG || rc == -EBADMSG;
+}
+
+/* What a PEM block that is not a certificate is, for the notice. */
+static const char *not_a_certificate(const char *label)
+{
+	if (!strcmp(label, "X509 CRL"))
+		return "a CRL: ignored, vouch does not check revocation";
+	if (!strcmp(label, "TRUSTED CERTIFICATE"))
+		return "an OpenSSL TRUSTED CERTIFICATE: ignored, only CERTIFICATE blocks are read";
+	return "not a certificate: ignored";
+}
+
+/*
+ * The items of one certificate file's bytes (vouch_x509_file_next(): one
+ * DER certificate, or PEM text), each added or, when vouch cannot use it
+ * and the keyring is not strict, skipped with a notice. Returns 0 if at
+ * least one certificate was added; otherwise, or in strict mode at the
+ * first certificate that fails, that certificate's code, -EBADMSG for
+ * bytes that hold no certificate at all.
+ */
+static int add_items(struct vouch_keyring *kr, const uint8_t *buf, size_t len, const char *source)
+{
+	struct vouch_x509_file_item item;
+	size_t pos = 0, n = 0, added = 0;
+	int first = 0, rc;
+
+	while ((rc = vouch_x509_file_next(buf, len, &pos, &item)) == 1) {
+		n++;
+		if (item.label[0] && strcmp(item.label, "CERTIFICATE") != 0) {
+			notify(kr, source, n, item.label, 0, not_a_certificate(item.label));
+			free(item.owned);
+			continue;
+		}
+		rc = vouch_keyring_add_der(kr, item.der, item.der_len);
+		free(item.owned);
+		if (rc == 0) {
+			added++;
+			continue;
+		}
+		if (!skippable(rc) || (kr->flags & VOUCH_KEYRING_STRICT))
+			return rc;
+		notify(kr, source, n, item.label, rc,
+		       rc == -ENOPKG ? "skipped: its key algorithm or size is not supported"
+				     : "skipped: not a certificate vouch can parse");
+		first = first ? first : rc;
+	}
+	if (rc < 0) {
+		/* A broken PEM block: what follows it cannot be read. */
+		if (!skippable(rc) || (kr->flags & VOUCH_KEYRING_STRICT) || !added)
+			return rc;
+		notify(kr, source, n + 1, "", rc, "a malformed PEM block: the rest of the file skipped");
+	}
+	if (added)
+		return 0;
+	return first ? first : -EBADMSG;
+}
+
+/* see vouch/keyring.h */
 int vouch_keyring_add_pem(struct vouch_keyring *kr, const char *text, size_t len)
 {
-	struct vouch_x509_cert *cert;
-	size_t pos = 0, added = 0;
-	int rc;
-
 	if (!kr || !text)
 		return -EINVAL;
-	for (;;) {
-		if (kr->count == VOUCH_KEYRING_MAX)
-			return -E2BIG;
-		rc = vouch_x509_parse_pem(&cert, text, len, &pos);
-		if (rc == -ENOENT)
-			return added ? 0 : -EBADMSG;
-		if (rc)
-			return rc;
-		rc = take(kr, cert);
-		if (rc)
-			return rc;
-		added++;
-	}
+	return add_items(kr, (const uint8_t *)text, len, NULL);
 }
 
 int vouch_keyring_read_file(const char *path, uint8_t **out, size_t *len)
@@ -156,10 +232,7 @@ int vouch_keyring_add_file(struct vouch_keyring *kr, const char *path)
 	rc = vouch_keyring_read_file(path, &buf, &len);
 	if (rc)
 		return rc;
-	if (len >= 11 && memmem(buf, len, "-----BEGIN ", 11))
-		rc = vouch_keyring_add_pem(kr, (const char *)buf, len);
-	else
-		rc = vouch_keyring_add_der(kr, buf, len);
+	rc = add_items(kr, buf, len, path);
 	free(buf);
 	return rc;
 }
@@ -173,22 +246,23 @@ static int by_name(const void *a, const void *b)
 int vouch_keyring_add_dir(struct vouch_keyring *kr, const char *path)
 {
 	char *names[VOUCH_KEYRING_MAX], full[4096];
-	size_t n = 0;
+	size_t n = 0, before;
 	struct dirent *e;
 	DIR *dir;
-	int first = 0;
+	int first = 0, fatal = 0;
 
 	if (!kr || !path)
 		return -EINVAL;
 	dir = opendir(path);
 	if (!dir)
 		return -errno;
+	before = kr->count;
 	while ((e = readdir(dir)) != NULL && n < VOUCH_KEYRING_MAX) {
 		if (e->d_name[0] != '.')
 			names[n++] = strdup(e->d_name);
 		if (n && !names[n - 1]) {
 			n--;
-			first = first ? first : -ENOMEM;
+			fatal = fatal ? fatal : -ENOMEM;
 		}
 	}
 	closedir(dir);
@@ -201,11 +275,18 @@ int vouch_keyring_add_dir(struct vouch_keyring *kr, const char *path)
 			rc = -ENAMETOOLONG;
 		else if (stat(full, &st) == 0 && S_ISREG(st.st_mode))
 			rc = vouch_keyring_add_file(kr, full);
-		if (rc && !first)
-			first = rc;
 		free(names[i]);
+		if (rc == 0)
+			continue;
+		first = first ? first : rc;
+		if (!skippable(rc) || (kr->flags & VOUCH_KEYRING_STRICT))
+			fatal = fatal ? fatal : rc;
+		else
+			notify(kr, full, 0, "", rc, "no certificate vouch can use: file skipped");
 	}
-	return first;
+	if (fatal)
+		return fatal;
+	return kr->count > before || n == 0 ? 0 : first;
 }
 
 /* see vouch/keyring.h */

@@ -16,6 +16,9 @@ struct vouch_keyring_entry {
 struct vouch_keyring {
 	size_t count, capacity;
 	struct vouch_keyring_entry *entries;  /* grown as needed, up to VOUCH_KEYRING_MAX */
+	unsigned flags;                       /* VOUCH_KEYRING_* */
+	vouch_keyring_notice_fn *notice;      /* told of what a load skips, or NULL */
+	void *notice_ctx;
 };
 
 /* Read a whole file (at most 4 MiB) into a new buffer: 0 or -errno. */

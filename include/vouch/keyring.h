@@ -3,8 +3,17 @@
  * @brief A keyring: the certificates a verifier trusts.
  *
  * Certificates are added from DER, from PEM text (every CERTIFICATE block),
- * from a file (PEM or DER, told apart by content) or from every regular
- * file of a directory. Each is parsed (vouch/x509.h) and its public key
+ * from a file (one DER certificate, or PEM text: vouch_x509_file_next()
+ * makes that decision) or from every regular file of a directory.
+ *
+ * Loading is lenient by default, as the kernel's load_certificate_list()
+ * is: a certificate vouch cannot use (a key algorithm or size it does not
+ * implement, such as ML-DSA, or a certificate it cannot parse) is skipped
+ * and the rest of the file or directory is still loaded; PEM blocks that
+ * are not certificates (a CRL, say) are ignored. Each skip is told to the
+ * notice callback (vouch_keyring_set_notice()), never silently. A file or
+ * directory that yields no certificate at all is still an error, and
+ * VOUCH_KEYRING_STRICT restores all-or-nothing loading. Each is parsed (vouch/x509.h) and its public key
  * loaded (vouch/pubkey.h) when added; the keyring keeps its own copy of the
  * bytes. What "trusted" means is decided by the verifier (vouch/verify.h):
  * a certificate counts as a keyring entry only if its whole
@@ -44,6 +53,46 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_keyring_new(struct vouch_keyring **out)
  */
 VOUCH_EXPORT void vouch_keyring_free(struct vouch_keyring *kr);
 
+/** Flags of vouch_keyring_set_flags(). */
+enum vouch_keyring_flags {
+	/** Every certificate of a file or directory must load, or the call
+	 *  fails with its code (non-certificate PEM blocks are still only
+	 *  ignored, with a notice). */
+	VOUCH_KEYRING_STRICT = 1u << 0,
+};
+
+/** Something a load skipped or ignored, for the notice callback. */
+struct vouch_keyring_notice {
+	const char *source;     /**< the file's path, or NULL for bytes from memory */
+	size_t item;            /**< its item in the file (1 for the first), 0: the whole file */
+	const char *label;      /**< the item's PEM label, "" for DER or a whole file */
+	/** why: -ENOPKG (algorithm or size not implemented), -EBADMSG (does not
+	 *  parse), or 0 for a block that is not a certificate and is ignored */
+	int rc;
+	const char *reason;     /**< the same in words, e.g. "a CRL: ignored, ..." */
+};
+
+/** A notice callback: called during an add, with pointers valid for the call only. */
+typedef void vouch_keyring_notice_fn(void *ctx, const struct vouch_keyring_notice *notice);
+
+/**
+ * Set the keyring's flags (enum vouch_keyring_flags) for the adds that follow.
+ * @return -EINVAL if @p kr is NULL or a flag is unknown; otherwise 0.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_keyring_set_flags(struct vouch_keyring *kr,
+							   unsigned flags);
+
+/**
+ * Be told of every certificate or block the adds that follow skip.
+ * @param[in] kr   the keyring.
+ * @param[in] fn   the callback, or NULL for none (the default).
+ * @param[in] ctx  passed to @p fn.
+ * @return -EINVAL if @p kr is NULL; otherwise 0.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_keyring_set_notice(struct vouch_keyring *kr,
+							    vouch_keyring_notice_fn *fn,
+							    void *ctx);
+
 /**
  * Add one DER certificate (copied).
  * @return -EINVAL for NULL arguments; -E2BIG if the keyring is full;
@@ -55,26 +104,37 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_keyring_add_der(struct vouch_keyring *k
 							 const uint8_t *der, size_t len);
 
 /**
- * Add every CERTIFICATE block of PEM text.
- * @return as vouch_keyring_add_der() for the first that fails (those
- *         before it stay added); -EBADMSG if the text holds no block.
+ * Add every CERTIFICATE block of PEM text (blocks taken whole, from lines
+ * of their own; explanatory text around them allowed), skipping what
+ * cannot be used unless the keyring is strict (see above).
+ * @return 0 if a certificate was added (a strict keyring: if all were);
+ *         otherwise the code of the first certificate that failed (those
+ *         before it stay added), -EBADMSG for a malformed PEM block or a
+ *         text without any certificate; -E2BIG if the keyring is full;
+ *         -ENOMEM; -EINVAL for NULL arguments.
  */
 VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_keyring_add_pem(struct vouch_keyring *kr,
 							 const char *text, size_t len);
 
 /**
- * Add the certificates of a file: PEM (one or several) or one DER.
- * @return -errno if the file cannot be read; as vouch_keyring_add_pem()
- *         or vouch_keyring_add_der() otherwise.
+ * Add the certificates of a file: one DER certificate, or PEM text as
+ * for vouch_keyring_add_pem() (vouch_x509_file_next() decides which).
+ * @return -errno if the file cannot be read (-E2BIG past 4 MiB); as
+ *         vouch_keyring_add_pem() otherwise.
  */
 VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_keyring_add_file(struct vouch_keyring *kr,
 							  const char *path);
 
 /**
  * Add the certificates of every regular file of a directory (not
- * recursively; names starting with '.' skipped), in name order.
- * @return -errno if the directory cannot be read; the first file's
- *         error otherwise (later files are still tried); 0 if all added.
+ * recursively; names starting with '.' skipped), in name order. A file
+ * without a usable certificate is skipped with a notice, unless the
+ * keyring is strict.
+ * @return -errno if the directory cannot be read; 0 if a certificate was
+ *         added or the directory has no file; otherwise the first file's
+ *         error. Errors no load skips (a file that cannot be read,
+ *         -ENOMEM, -E2BIG for a full keyring) and, for a strict keyring,
+ *         any file's error are returned after the other files were tried.
  */
 VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_keyring_add_dir(struct vouch_keyring *kr,
 							 const char *path);

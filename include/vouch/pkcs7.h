@@ -138,16 +138,51 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_pkcs7_parse(struct vouch_pkcs7 **out,
 						     const uint8_t *buf, size_t len,
 						     const struct vouch_pkcs7_limits *limits);
 
+/** How a signature file is encoded, for vouch_pkcs7_decode(). */
+enum vouch_pkcs7_format {
+	VOUCH_PKCS7_FORMAT_AUTO = 0,    /**< DER/BER if one element spans the file, else strict PEM */
+	VOUCH_PKCS7_FORMAT_DER = 1,     /**< DER or BER, whatever the bytes */
+	VOUCH_PKCS7_FORMAT_PEM = 2,     /**< strict PEM only */
+};
+
 /**
- * Decode the first PEM block labelled "PKCS7" or "CMS" (RFC 7468 §10 and
- * §9) of a text, for vouch_pkcs7_parse().
+ * The one format decision for a signature file: the DER (or BER) to give
+ * vouch_pkcs7_parse(). Every tool and the firmware checker call this.
+ *
+ * With VOUCH_PKCS7_FORMAT_AUTO, a file that is exactly one well-formed BER
+ * element starting with a SEQUENCE (definite or indefinite length; no
+ * byte after it) is DER, whatever text it contains; any other file must
+ * be strict PEM: exactly one block labelled "PKCS7" or "CMS" (RFC 7468
+ * §10 and §9), with nothing but white space before and after it
+ * (vouch_pkcs7_pem_decode()). Nothing else is accepted: a file is never
+ * judged by a marker found somewhere inside it.
+ *
+ * @param[in]  file     the file's bytes.
+ * @param[in]  len      their length.
+ * @param[in]  format   enum vouch_pkcs7_format.
+ * @param[out] der      the DER: @p file itself, or @p *owned.
+ * @param[out] der_len  its length.
+ * @param[out] owned    a new buffer holding the decoded PEM (free() it),
+ *                      or NULL when @p der points into @p file.
+ * @return -EINVAL for NULL arguments or an unknown format; -EBADMSG if
+ *         the file is neither (with AUTO) or not the format asked for
+ *         (PEM; DER is taken as it is and judged by the parser); -ENOMEM;
+ *         otherwise 0.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_pkcs7_decode(const uint8_t *file, size_t len, int format,
+						      const uint8_t **der, size_t *der_len,
+						      uint8_t **owned);
+
+/**
+ * Decode a strict PEM signature: exactly one block labelled "PKCS7" or
+ * "CMS" (RFC 7468 §10 and §9), with only white space around it.
  *
  * @param[in]  text     the PEM text; it need not be NUL-terminated.
  * @param[in]  len      its length.
  * @param[out] der      a new buffer with the DER (free() it), or NULL.
  * @param[out] der_len  its length.
- * @return -EINVAL for NULL arguments; -EBADMSG if there is no such block
- *         or its base64 is invalid; -ENOMEM; otherwise 0.
+ * @return -EINVAL for NULL arguments; -EBADMSG if the text is not one
+ *         such block alone, or its base64 is invalid; -ENOMEM; otherwise 0.
  */
 VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_pkcs7_pem_decode(const char *text, size_t len,
 							  uint8_t **der, size_t *der_len);

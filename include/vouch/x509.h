@@ -125,7 +125,9 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_x509_parse(struct vouch_x509_cert **out
 
 /**
  * Parse the next PEM "CERTIFICATE" block (RFC 7468 §5) of a text, for
- * files that hold several. Text around and between blocks is skipped.
+ * files that hold several. Text around and between blocks is skipped, and
+ * so are blocks of other labels; a block is only taken whole, from a
+ * BEGIN line of its own (vouch_x509_file_next()).
  *
  * @param[out]    out   the certificate, owning its decoded DER (its
  *                      @ref vouch_x509_cert.bytes), or NULL on failure.
@@ -141,6 +143,38 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_x509_parse(struct vouch_x509_cert **out
 VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_x509_parse_pem(struct vouch_x509_cert **out,
 							const char *text, size_t len,
 							size_t *pos);
+
+/** One item of a certificate file, from vouch_x509_file_next(). */
+struct vouch_x509_file_item {
+	/** The PEM label ("CERTIFICATE", "X509 CRL", ...); "" for a DER file. */
+	char label[33];
+	const uint8_t *der;     /**< the item's DER: into the file, or @ref owned */
+	size_t der_len;         /**< its length */
+	uint8_t *owned;         /**< the decoded PEM block (free() it), or NULL */
+};
+
+/**
+ * The next item of a certificate file (a keyring or an untrusted
+ * certificates file), by the one format decision for such files: a file
+ * that is exactly one well-formed BER element starting with a SEQUENCE is
+ * one DER item; any other file is PEM text, whose blocks are taken whole,
+ * each from a BEGIN line of its own to its END line, with the explanatory
+ * text RFC 7468 §5.2 allows (`openssl x509 -text` output) before and
+ * between them. A "-----BEGIN" anywhere else is text. The item is not
+ * parsed: its label says what it claims to be.
+ *
+ * @param[in]     file  the file's bytes.
+ * @param[in]     len   their length.
+ * @param[in,out] pos   0 at first; where the next item is looked for.
+ * @param[out]    item  the item; free item->owned when done.
+ * @return 1 for an item, 0 when no item is left (a PEM file without
+ *         any block has none); -EINVAL for NULL arguments; -EBADMSG for a
+ *         PEM block that is unterminated, empty or not valid base64;
+ *         -ENOMEM.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_x509_file_next(const uint8_t *file, size_t len,
+							size_t *pos,
+							struct vouch_x509_file_item *item);
 
 /**
  * Write a Name as one printable line, as `openssl x509 -text` shows it:
