@@ -97,7 +97,63 @@ def fixtures(tool, data):
     j = json.loads(out)
     if j['verdict'] != 'accepted' or len(j['signers']) != 2 or j['content_digest']['alg'] != 'sha256':
         sys.exit('FAIL json: %s' % out)
+    formats(tool, os.path.join(data, 'format'))
     print('pkcs7verify fixtures: all cases as expected')
+
+
+def formats(tool, f):
+    """One format decision per file (issue 22, item 1; tests/data/format).
+
+    A DER message that quotes PEM text is DER: the attacker's forgeries are
+    judged as what they are (exit 2 against the trusted key, their own
+    content when their own key is trusted); PEM is one block with only white
+    space around it; a certificate file's blocks are taken from lines of
+    their own, with explanatory text and ignored CRLs said on stderr."""
+    t = ['--trust', os.path.join(f, 'trusted.pem')]
+    cases = [('quoted.pem', 0), ('forged-content.der', 2), ('forged-unsigned-attr.der', 2),
+             ('forged-trailing.der', 3), ('forged-leading.pem', 3), ('two-blocks.pem', 3),
+             ('pem-content.der', 0)]
+    for name, want in cases:
+        expect(tool, t + [os.path.join(f, name)], want, 'format: ' + name)
+    expect(tool, t + ['--inform', 'pem', os.path.join(f, 'forged-content.der')], 3,
+           'format: DER given as --inform pem')
+    out = expect(tool, ['--trust', os.path.join(f, 'attacker.pem'), '--json', '-q',
+                        os.path.join(f, 'forged-content.der')], 0, 'format: attacker trusted')
+    own = hashlib.sha256(open(os.path.join(f, 'content-attacker.bin'), 'rb').read()).hexdigest()
+    if json.loads(out)['content_digest']['hex'] != own:
+        sys.exit('FAIL format: the digest is not of the DER message\'s own content: %s' % out)
+    quoted = os.path.join(f, 'quoted.pem')
+    expect(tool, ['--trust', os.path.join(f, 'trust-text.pem'), quoted], 0,
+           'format: a trust file with openssl x509 -text output')
+    code, _, err = run(tool, ['--trust', os.path.join(f, 'trust-crl.pem'), quoted])
+    if code != 0 or 'CRL' not in err:
+        sys.exit('FAIL format: a CRL in a trust file: exit %d, stderr %r' % (code, err))
+    expect(tool, ['--trust', os.path.join(f, 'trust-midline.pem'), quoted], 3,
+           'format: a BEGIN line inside a line is text, not a block')
+    expect(tool, t + ['--certs', os.path.join(f, 'trust-crl.pem'), quoted], 0,
+           'format: --certs with a CRL block')
+    # Unusable trust certificates are skipped and named, unless --strict-trust.
+    mixed = ['--trust', os.path.join(f, 'mixed.pem'), quoted]
+    code, _, err = run(tool, mixed)
+    if code != 0 or 'not supported' not in err:
+        sys.exit('FAIL trust: an unusable certificate beside a good one: exit %d, %r' % (code, err))
+    expect(tool, ['--strict-trust'] + mixed, 4, 'trust: --strict-trust')
+    expect(tool, ['--trust', os.path.join(f, 'ed448.pem'), quoted], 4, 'trust: nothing usable')
+    with tempfile.TemporaryDirectory() as d:
+        for name in ('ed448.pem', 'trusted.pem'):
+            open(os.path.join(d, name), 'wb').write(open(os.path.join(f, name), 'rb').read())
+        expect(tool, ['--trust', d, quoted], 0, 'trust: a directory with an unusable certificate')
+        expect(tool, ['--strict-trust', '--trust', d, quoted], 4, 'trust: strict directory')
+    # --certs files are parsed in the sandbox: without a worker they fail
+    # there, before the message, and parse here with --no-sandbox.
+    certs = t + ['--certs', os.path.join(f, 'attacker.pem'), quoted]
+    env = dict(os.environ, VOUCH_PARSE_WORKER='/nonexistent/vouch-parse-worker')
+    p = subprocess.run([tool] + certs, capture_output=True, text=True, env=env)
+    if p.returncode != 70 or '--certs file' not in p.stderr:
+        sys.exit('FAIL --certs outside the sandbox: exit %d, %r' % (p.returncode, p.stderr))
+    p = subprocess.run([tool, '--no-sandbox'] + certs, capture_output=True, text=True, env=env)
+    if p.returncode != 0:
+        sys.exit('FAIL --certs with --no-sandbox: exit %d, %r' % (p.returncode, p.stderr))
 
 
 def manifests(tool, vectors):

@@ -27,16 +27,17 @@ struct args {
 	const char *trust[MAX_FILES], *certs[MAX_FILES];
 	size_t ntrust, ncerts;
 	const char *content, *deny, *signature;
-	const char *inform;
-	int module, json, quiet, no_sandbox;
+	int inform;                    /* enum vouch_pkcs7_format */
+	int module, json, quiet, no_sandbox, strict_trust;
 	struct vouch_verify_opts opts;
 };
 
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: %s [--trust FILE]... [--certs FILE]... [--content FILE]\n"
-		"          [--inform auto|der|pem] [--module] [--usage any|module|firmware]\n"
+		"usage: %s [--trust FILE|DIR]... [--strict-trust] [--certs FILE]...\n"
+		"          [--content FILE] [--inform auto|der|pem] [--module]\n"
+		"          [--usage any|module|firmware]\n"
 		"          [--purpose any|codesign] [--check-time[=TIME]] [--deny FILE]\n"
 		"          [--allow-sha1] [--no-sandbox] [--json] [-q] SIGNATURE\n"
 		"Verify a PKCS#7/CMS SignedData SIGNATURE against the --trust certificates.\n"
@@ -87,11 +88,6 @@ static int read_file(const char *path, uint8_t **out, size_t *len)
 	*out = buf;
 	*len = n;
 	return 0;
-}
-
-static int looks_pem(const uint8_t *buf, size_t len)
-{
-	return len >= 11 && memmem(buf, len, "-----BEGIN ", 11) != NULL;
 }
 
 /* ---- Options ---- */
@@ -192,10 +188,11 @@ static int load_deny(const char *path, struct vouch_deny_entry *deny, size_t *co
 
 static int parse_args(int argc, char **argv, struct args *a)
 {
-	enum { O_TRUST = 256, O_CERTS, O_CONTENT, O_INFORM, O_MODULE, O_USAGE, O_PURPOSE,
+	enum { O_TRUST = 256, O_STRICT_TRUST, O_CERTS, O_CONTENT, O_INFORM, O_MODULE, O_USAGE, O_PURPOSE,
 	       O_TIME, O_DENY, O_SHA1, O_JSON, O_NO_SANDBOX, O_HELP };
 	static const struct option longs[] = {
 		{ "trust", required_argument, NULL, O_TRUST },
+		{ "strict-trust", no_argument, NULL, O_STRICT_TRUST },
 		{ "certs", required_argument, NULL, O_CERTS },
 		{ "content", required_argument, NULL, O_CONTENT },
 		{ "inform", required_argument, NULL, O_INFORM },
@@ -213,7 +210,6 @@ static int parse_args(int argc, char **argv, struct args *a)
 	int c;
 
 	memset(a, 0, sizeof(*a));
-	a->inform = "auto";
 	while ((c = getopt_long(argc, argv, "q", longs, NULL)) != -1) {
 		switch (c) {
 		case O_TRUST:
@@ -230,12 +226,20 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case O_CONTENT:
 			a->content = optarg;
 			break;
+		case O_STRICT_TRUST:
+			a->strict_trust = 1;
+			break;
 		case O_INFORM:
-			if (strcmp(optarg, "auto") && strcmp(optarg, "der") && strcmp(optarg, "pem")) {
+			if (!strcmp(optarg, "auto"))
+				a->inform = VOUCH_PKCS7_FORMAT_AUTO;
+			else if (!strcmp(optarg, "der"))
+				a->inform = VOUCH_PKCS7_FORMAT_DER;
+			else if (!strcmp(optarg, "pem"))
+				a->inform = VOUCH_PKCS7_FORMAT_PEM;
+			else {
 				tool_error(prog, "--inform: auto, der or pem");
 				return EXIT_USAGE;
 			}
-			a->inform = optarg;
 			break;
 		case O_MODULE:
 			a->module = 1;
@@ -410,10 +414,13 @@ static int finish(const struct args *a, int rc, const char *reason,
 	if (a->json)
 		print_json(rc, reason, res);
 	if (!a->quiet) {
+		char name[TOOL_ESCAPED_MAX];
+
+		tool_escape(a->signature, name, sizeof(name));
 		if (rc == 0)
-			fprintf(stderr, "%s: %s: verified\n", prog, a->signature);
+			fprintf(stderr, "%s: %s: verified\n", prog, name);
 		else
-			tool_error(prog, "%s: %s (%s)", a->signature, reason, vouch_strerror(rc));
+			tool_error(prog, "%s: %s (%s)", name, reason, vouch_strerror(rc));
 	}
 	return tool_exit_code(rc);
 }
@@ -424,11 +431,24 @@ struct inputs {
 	struct vouch_keyring *kr;
 	struct vouch_x509_cert *extra[MAX_EXTRA];
 	size_t nextra;
-	uint8_t *sig_file, *sig_der, *content;
+	uint8_t *sig_file, *sig_owned, *content;
+	const uint8_t *sig_der;
 	size_t content_len;
 	struct vouch_deny_entry deny[MAX_DENY];
 	struct vouch_sandbox *sb;
+	int quiet;                      /* -q: no notices either */
+	char reason[TOOL_ESCAPED_MAX + 64];   /* a failure's reason that names a file */
 };
+
+/* "WHAT NAME", the name escaped, in in->reason. */
+static const char *file_reason(struct inputs *in, const char *what, const char *name)
+{
+	char escaped[TOOL_ESCAPED_MAX];
+
+	snprintf(in->reason, sizeof(in->reason), "%s %s", what,
+		 tool_escape(name, escaped, sizeof(escaped)));
+	return in->reason;
+}
 
 static void release(struct inputs *in)
 {
@@ -436,16 +456,45 @@ static void release(struct inputs *in)
 	vouch_keyring_free(in->kr);
 	for (size_t i = 0; i < in->nextra; i++)
 		vouch_x509_free(in->extra[i]);
-	if (in->sig_der != in->sig_file)
-		free(in->sig_der);
+	free(in->sig_owned);
 	free(in->sig_file);
 	free(in->content);
 }
 
+/* A certificate or block the keyring skipped, said on stderr. */
+static void trust_notice(void *ctx, const struct vouch_keyring_notice *n)
+{
+	char name[TOOL_ESCAPED_MAX], label[64];
+	const struct inputs *in = ctx;
+
+	if (in->quiet)
+		return;
+	tool_escape(n->source ? n->source : "PEM text", name, sizeof(name));
+	if (n->item && n->label[0])
+		snprintf(label, sizeof(label), ": item %zu (%s)", n->item, n->label);
+	else if (n->item)
+		snprintf(label, sizeof(label), ": item %zu", n->item);
+	else
+		label[0] = '\0';
+	if (n->rc)
+		tool_error(prog, "%s%s: %s (%s)", name, label, n->reason, vouch_strerror(n->rc));
+	else
+		tool_error(prog, "%s%s: %s", name, label, n->reason);
+}
+
+/*
+ * The keyring: every --trust file or directory, certificates vouch cannot
+ * use skipped with a word on stderr (--strict-trust: refused), and an
+ * error if nothing usable is left.
+ */
 static int load_trust(const struct args *a, struct inputs *in, const char **why)
 {
 	int rc = vouch_keyring_new(&in->kr);
 
+	if (rc == 0)
+		rc = vouch_keyring_set_flags(in->kr, a->strict_trust ? VOUCH_KEYRING_STRICT : 0);
+	if (rc == 0)
+		rc = vouch_keyring_set_notice(in->kr, trust_notice, in);
 	for (size_t i = 0; rc == 0 && i < a->ntrust; i++) {
 		struct stat st;
 
@@ -453,39 +502,83 @@ static int load_trust(const struct args *a, struct inputs *in, const char **why)
 			     ? vouch_keyring_add_dir(in->kr, a->trust[i])
 			     : vouch_keyring_add_file(in->kr, a->trust[i]);
 		if (rc)
-			*why = a->trust[i];
+			*why = file_reason(in, "cannot use the --trust file", a->trust[i]);
+	}
+	if (rc == 0 && a->ntrust && vouch_keyring_count(in->kr) == 0) {
+		*why = "no usable certificate in the --trust files";
+		rc = -ENOKEY;
 	}
 	return rc;
 }
 
+/*
+ * One untrusted certificate of a --certs file, parsed in the sandbox like
+ * the message (they are outside input alike). @owned, the buffer @der
+ * points into, goes with the certificate.
+ */
+static int add_extra(const struct args *a, struct inputs *in, const uint8_t *der, size_t len,
+		     uint8_t *owned)
+{
+	struct vouch_x509_cert **slot = &in->extra[in->nextra];
+	int rc;
+
+	if (in->nextra == MAX_EXTRA) {
+		free(owned);
+		return -E2BIG;
+	}
+	if (a->no_sandbox)
+		rc = vouch_x509_parse(slot, der, len);
+	else
+		rc = in->sb ? vouch_sandbox_x509_parse(in->sb, slot, der, len) : -ENOMEM;
+	if (rc) {
+		free(owned);
+		return rc;
+	}
+	(*slot)->owned = owned;
+	in->nextra++;
+	return 0;
+}
+
+/*
+ * The --certs files: untrusted certificates for chains, each file one DER
+ * certificate or PEM text (vouch_x509_file_next() decides), blocks that
+ * are not certificates ignored with a word on stderr.
+ */
 static int load_certs(const struct args *a, struct inputs *in, const char **why)
 {
 	for (size_t i = 0; i < a->ncerts; i++) {
+		struct vouch_x509_file_item item;
 		uint8_t *buf;
-		size_t len, pos = 0;
+		size_t len, pos = 0, n = 0;
 		int rc = read_file(a->certs[i], &buf, &len);
 
-		*why = a->certs[i];
-		if (rc)
-			return rc;
-		if (!looks_pem(buf, len)) {
-			rc = in->nextra < MAX_EXTRA ? vouch_x509_parse(&in->extra[in->nextra], buf, len)
-						    : -E2BIG;
-			if (rc) {
-				free(buf);
-				return rc;
+		*why = file_reason(in, "cannot use the --certs file", a->certs[i]);
+		while (rc == 0 && (rc = vouch_x509_file_next(buf, len, &pos, &item)) == 1) {
+			n++;
+			if (!item.owned) {
+				/* A DER file: its one certificate takes the file's bytes. */
+				rc = add_extra(a, in, item.der, item.der_len, buf);
+				buf = NULL;
+				break;
 			}
-			in->extra[in->nextra++]->owned = buf;  /* the certificate keeps the bytes */
-			continue;
-		}
-		while (rc == 0 && in->nextra < MAX_EXTRA) {
-			rc = vouch_x509_parse_pem(&in->extra[in->nextra], (const char *)buf, len, &pos);
-			if (rc == 0)
-				in->nextra++;
+			if (strcmp(item.label, "CERTIFICATE") == 0) {
+				rc = add_extra(a, in, item.der, item.der_len, item.owned);
+				continue;
+			}
+			struct vouch_keyring_notice note = {
+				a->certs[i], n, item.label, 0,
+				strcmp(item.label, "X509 CRL") ? "not a certificate: ignored"
+					: "a CRL: ignored, vouch does not check revocation" };
+
+			trust_notice(in, &note);
+			free(item.owned);
+			rc = 0;
 		}
 		free(buf);
-		if (rc != -ENOENT)
-			return rc ? rc : -E2BIG;
+		if (rc < 0)
+			return rc;
+		if (n == 0)
+			return -EBADMSG;        /* neither DER nor any PEM block */
 	}
 	return 0;
 }
@@ -519,11 +612,8 @@ static int load_signature(const struct args *a, struct inputs *in, size_t *sig_l
 		*sig_len = span.len;
 		return 0;
 	}
-	if (!strcmp(a->inform, "pem") || (!strcmp(a->inform, "auto") && looks_pem(in->sig_file, len)))
-		return vouch_pkcs7_pem_decode((const char *)in->sig_file, len, &in->sig_der, sig_len);
-	in->sig_der = in->sig_file;
-	*sig_len = len;
-	return 0;
+	return vouch_pkcs7_decode(in->sig_file, len, a->inform, &in->sig_der, sig_len,
+				  &in->sig_owned);
 }
 
 /*
@@ -535,7 +625,8 @@ static int load_signature(const struct args *a, struct inputs *in, size_t *sig_l
  */
 static struct vouch_sandbox *start_sandbox(const struct args *a)
 {
-	struct vouch_sandbox_opts opts = { VOUCH_SANDBOX_ONE_SHOT, 0, 0, NULL };
+	/* With --certs, one worker parses those certificates and the message. */
+	struct vouch_sandbox_opts opts = { a->ncerts ? 0 : VOUCH_SANDBOX_ONE_SHOT, 0, 0, NULL };
 	struct vouch_sandbox *sb = NULL;
 
 	if (a->no_sandbox || vouch_sandbox_new(&sb, &opts) != 0)
@@ -566,6 +657,7 @@ static int run(const struct args *a, struct inputs *in)
 
 	if (a->deny && (rc = load_deny(a->deny, in->deny, &ndeny)) != 0)
 		return rc;
+	in->quiet = a->quiet;
 	in->sb = start_sandbox(a);
 	rc = load_trust(a, in, &why);
 	if (rc == 0)
@@ -583,6 +675,12 @@ static int run(const struct args *a, struct inputs *in)
 		return finish(a, rc, "the parse sandbox failed", NULL);
 	if (rc)
 		return finish(a, rc, "not a valid PKCS#7 SignedData message", NULL);
+	if (msg->has_crls && !a->quiet) {
+		char name[TOOL_ESCAPED_MAX];
+
+		tool_error(prog, "%s: the message's CRLs are ignored: vouch does not check revocation",
+			   tool_escape(a->signature, name, sizeof(name)));
+	}
 	opts.extra_certs = (const struct vouch_x509_cert *const *)in->extra;
 	opts.extra_count = in->nextra;
 	opts.deny = in->deny;

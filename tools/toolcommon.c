@@ -45,6 +45,28 @@ void tool_error(const char *prog, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+const char *tool_escape(const char *s, char *out, size_t size)
+{
+	size_t n = 0;
+
+	if (size == 0)
+		return out;
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		size_t need = c < 0x20 || c >= 0x7f || c == '\\' ? 4 : 1;
+
+		if (n + need >= size)
+			break;
+		if (need == 4)
+			snprintf(out + n, 5, "\\x%02x", c);
+		else
+			out[n] = (char)c;
+		n += need;
+	}
+	out[n] = '\0';
+	return out;
+}
+
 void tool_print_hex(FILE *out, const uint8_t *p, size_t len)
 {
 	static const char digits[] = "0123456789abcdef";

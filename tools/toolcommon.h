@@ -28,6 +28,17 @@ int tool_exit_code(int err);
 void tool_error(const char *prog, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * Copy @s to @out (of @size bytes, NUL-terminated, truncated if need be)
+ * with the backslash and every byte outside printable ASCII written as
+ * \xHH, so that a name or path from input cannot forge a line of output.
+ * Returns @out.
+ */
+const char *tool_escape(const char *s, char *out, size_t size);
+
+/* The size of a buffer that holds any path escaped by tool_escape(). */
+#define TOOL_ESCAPED_MAX (4 * 4096 + 1)
+
 /* Write @len bytes as lower-case hex to @out. */
 void tool_print_hex(FILE *out, const uint8_t *p, size_t len);
 
