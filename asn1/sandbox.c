@@ -64,6 +64,7 @@ struct vouch_sandbox {
 	pid_t owner;
 	int last_signal;
 	long last_syscall;
+	int start_errno;                /* why the worker could not be run, or 0 */
 	uint32_t fault;         /* tests: the fault the next request asks for */
 	uint64_t fault_arg;
 };
@@ -171,6 +172,7 @@ static int start_worker(struct vouch_sandbox *sb)
 		return -ECHILD;
 	how.channel = sv[1];
 	rc = vouch_sbw_process_start(&sb->proc, &how);
+	sb->start_errno = rc == -ECHILD ? sb->proc.exec_errno : 0;
 	close(sv[1]);
 	if (rc) {
 		close(sv[0]);
@@ -541,6 +543,18 @@ int vouch_sandbox_start(struct vouch_sandbox *sb)
 int vouch_sandbox_last_signal(const struct vouch_sandbox *sb)
 {
 	return sb ? sb->last_signal : 0;
+}
+
+/* see vouch/sandbox.h */
+const char *vouch_sandbox_worker_path(const struct vouch_sandbox *sb)
+{
+	return sb ? sb->worker : NULL;
+}
+
+/* see vouch/sandbox.h */
+int vouch_sandbox_last_start_error(const struct vouch_sandbox *sb)
+{
+	return sb ? sb->start_errno : 0;
 }
 
 /* see vouch/sandbox.h */

@@ -109,6 +109,7 @@ struct spawn_args {
 	int fd;
 	char *const *argv;
 	pid_t parent;           /* the keeper, or 0 */
+	int exec_errno;         /* set by the child if execve() failed */
 };
 
 /*
@@ -130,7 +131,25 @@ static int spawn_child(void *arg)
 				       : dup2(a->fd, VOUCH_SBW_CHANNEL) < 0)
 		_exit(127);
 	execve(a->path, a->argv, envp);
+	/* Shared memory, and the parent waits: it reads this after we exit. */
+	((struct spawn_args *)arg)->exec_errno = errno;
 	_exit(127);
+}
+
+/*
+ * After clone_exec(): 0 if the child is running the worker; if its
+ * execve() failed, the child (gone already) reaped, its pidfd closed, and
+ * the errno, which says the worker cannot be run (ENOENT, EACCES, ...).
+ */
+static int exec_failed(const struct spawn_args *a, pid_t pid, int *pidfd)
+{
+	if (pid <= 0 || a->exec_errno == 0)
+		return 0;
+	syscall(SYS_wait4, pid, NULL, __WALL, NULL);
+	if (*pidfd >= 0)
+		close(*pidfd);
+	*pidfd = -1;
+	return a->exec_errno;
 }
 
 /* Clone the exec'd child on stack (its top): its pid, *pidfd its pidfd. */
@@ -183,9 +202,12 @@ NO_ASAN static int keeper_main(void *arg)
 		if (pid > 0)
 			pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	} else {
-		struct spawn_args a = { job->how->path, job->how->channel, job->argv, self };
+		struct spawn_args a = { job->how->path, job->how->channel, job->argv, self, 0 };
 
 		pid = clone_exec(&a, job->spawn_stack, &pidfd);
+		p->exec_errno = exec_failed(&a, pid, &pidfd);
+		if (p->exec_errno)
+			pid = -1;
 	}
 	/*
 	 * The worker's pidfd is in the host's table; from here the keeper
@@ -262,6 +284,7 @@ static int start_kept(struct vouch_sbw_process *p, struct keeper_job *job)
 	job->spawn_stack = (char *)p->stack + guard + SPAWN_STACK;
 	p->job = job;
 	p->worker_pidfd = -1;
+	p->exec_errno = 0;
 	atomic_store_explicit(&p->report, 0, memory_order_relaxed);
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -328,11 +351,13 @@ static int start_direct_exec(struct vouch_sbw_process *p, const struct keeper_jo
 	if (rc == 0)
 		rc = posix_spawn(&p->pid, job->how->path, &fa, NULL, job->argv, envp);
 	posix_spawn_file_actions_destroy(&fa);
-	if (rc)
+	if (rc) {
+		p->exec_errno = rc;             /* posix_spawn reports execve's errno */
 		return -ECHILD;
+	}
 	p->pidfd = open_pidfd(p->pid);
 #else
-	struct spawn_args a = { job->how->path, job->how->channel, job->argv, 0 };
+	struct spawn_args a = { job->how->path, job->how->channel, job->argv, 0, 0 };
 	sigset_t all, old;
 	void *stack;
 
@@ -343,10 +368,13 @@ static int start_direct_exec(struct vouch_sbw_process *p, const struct keeper_jo
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	p->pid = clone_exec(&a, (char *)stack + SPAWN_STACK, &p->pidfd);
+	p->exec_errno = exec_failed(&a, p->pid, &p->pidfd);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	munmap(stack, SPAWN_STACK);
-	if (p->pid < 0)
+	if (p->pid < 0 || p->exec_errno) {
+		p->pid = 0;
 		p->pidfd = -1;
+	}
 #endif
 	return p->pid > 0 && p->pidfd >= 0 ? 0 : -ECHILD;
 }
@@ -423,6 +451,7 @@ int vouch_sbw_process_start(struct vouch_sbw_process *p, const struct vouch_sbw_
 	}
 	p->pidfd = p->worker_pidfd = -1;
 	p->kept = 0;
+	p->exec_errno = 0;
 #ifndef UNDER_TSAN
 	if (vouch_sbw_process_kept()) {
 		struct vouch_sbw_spawn kept = *how;

@@ -37,6 +37,7 @@ struct vouch_sbw_process {
 	int pidfd;              /* its pidfd; -1: no process */
 	int worker_pidfd;       /* the worker's, to kill it (the keeper's child) */
 	int kept;               /* pid is a keeper */
+	int exec_errno;         /* after a failed start: execve()'s errno, or 0 */
 	/* Between the keeper's start and its report only. */
 	atomic_int report;      /* 0 until the keeper reports; 1 started, -1 failed */
 	const void *job;        /* what the keeper is to start */
@@ -55,9 +56,9 @@ void vouch_sbw_process_init(struct vouch_sbw_process *p);
 /*
  * Start a worker as how says. A fork start needs a host of one thread
  * (-EINVAL otherwise: a copy of a threaded process may hold another
- * thread's locks). 0, -EINVAL, -ENOMEM or -ECHILD. A worker executable
- * that cannot be run shows only at the first request, when the channel
- * closes.
+ * thread's locks). 0, -EINVAL, -ENOMEM or -ECHILD; when -ECHILD is
+ * because the worker executable cannot be run, p->exec_errno holds
+ * execve()'s errno (ENOENT, EACCES, ENOEXEC, ...).
  */
 int vouch_sbw_process_start(struct vouch_sbw_process *p, const struct vouch_sbw_spawn *how);
 

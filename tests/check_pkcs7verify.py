@@ -144,14 +144,18 @@ def formats(tool, f):
             open(os.path.join(d, name), 'wb').write(open(os.path.join(f, name), 'rb').read())
         expect(tool, ['--trust', d, quoted], 0, 'trust: a directory with an unusable certificate')
         expect(tool, ['--strict-trust', '--trust', d, quoted], 4, 'trust: strict directory')
-    # --certs files are parsed in the sandbox: without a worker they fail
-    # there, before the message, and parse here with --no-sandbox.
-    certs = t + ['--certs', os.path.join(f, 'attacker.pem'), quoted]
+    # --certs files are parsed in the sandbox, before the signature is read:
+    # without a worker they fail there (70, the worker named as one that
+    # cannot be run, not one that died), where an in-process parse would
+    # have reached the missing signature (66); --no-sandbox parses here.
     env = dict(os.environ, VOUCH_PARSE_WORKER='/nonexistent/vouch-parse-worker')
-    p = subprocess.run([tool] + certs, capture_output=True, text=True, env=env)
-    if p.returncode != 70 or '--certs file' not in p.stderr:
+    certs = t + ['--certs', os.path.join(f, 'attacker.pem')]
+    p = subprocess.run([tool] + certs + ['/nonexistent.p7s'], capture_output=True, text=True,
+                       env=env)
+    if p.returncode != 70 or 'cannot be run: No such file' not in p.stderr:
         sys.exit('FAIL --certs outside the sandbox: exit %d, %r' % (p.returncode, p.stderr))
-    p = subprocess.run([tool, '--no-sandbox'] + certs, capture_output=True, text=True, env=env)
+    p = subprocess.run([tool, '--no-sandbox'] + certs + [quoted], capture_output=True, text=True,
+                       env=env)
     if p.returncode != 0:
         sys.exit('FAIL --certs with --no-sandbox: exit %d, %r' % (p.returncode, p.stderr))
 

@@ -625,10 +625,11 @@ static int load_signature(const struct args *a, struct inputs *in, size_t *sig_l
  */
 static struct vouch_sandbox *start_sandbox(const struct args *a)
 {
-	/* With --certs, one worker parses those certificates and the message. */
-	struct vouch_sandbox_opts opts = { a->ncerts ? 0 : VOUCH_SANDBOX_ONE_SHOT, 0, 0, NULL };
+	struct vouch_sandbox_opts opts;
 	struct vouch_sandbox *sb = NULL;
 
+	/* With --certs, one worker parses those certificates and the message. */
+	tool_sandbox_opts(&opts, a->ncerts ? 0 : VOUCH_SANDBOX_ONE_SHOT);
 	if (a->no_sandbox || vouch_sandbox_new(&sb, &opts) != 0)
 		return NULL;
 	/* A failure to start shows again, and is reported, at the parse. */
@@ -668,13 +669,15 @@ static int run(const struct args *a, struct inputs *in)
 		why = a->content;
 		rc = in->content ? -EINVAL : read_file(a->content, &in->content, &in->content_len);
 	}
+	if (rc == 0) {
+		rc = parse_message(a, in->sb, &msg, in->sig_der, sig_len);
+		why = "not a valid PKCS#7 SignedData message";
+	}
+	/* The sandbox's failures say what happened to the worker. */
+	if ((rc == -ECHILD || rc == -ETIMEDOUT) && in->sb)
+		why = tool_sandbox_reason(in->sb, rc, in->reason, sizeof(in->reason));
 	if (rc)
 		return finish(a, rc, why ? why : "input", NULL);
-	rc = parse_message(a, in->sb, &msg, in->sig_der, sig_len);
-	if (rc == -ECHILD || rc == -ETIMEDOUT)
-		return finish(a, rc, "the parse sandbox failed", NULL);
-	if (rc)
-		return finish(a, rc, "not a valid PKCS#7 SignedData message", NULL);
 	if (msg->has_crls && !a->quiet) {
 		char name[TOOL_ESCAPED_MAX];
 

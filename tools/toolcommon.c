@@ -1,7 +1,13 @@
 /* Helpers shared by the command-line tools (see toolcommon.h). */
 #include <errno.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "toolcommon.h"
 
@@ -75,4 +81,68 @@ void tool_print_hex(FILE *out, const uint8_t *p, size_t len)
 		fputc(digits[p[i] >> 4], out);
 		fputc(digits[p[i] & 15], out);
 	}
+}
+
+/* Where tool_sandbox_opts() found the worker, for tool_sandbox_reason(). */
+static const char *worker_source = "the installed one";
+static char beside[PATH_MAX];
+
+/* vouch-parse-worker in the directory of this executable, if it is one we
+ * may run: a regular file that nobody but its owner, root or us, can write. */
+static const char *worker_beside_executable(void)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	struct stat st;
+	char *slash;
+
+	if (n <= 0)
+		return NULL;
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	if ((size_t)snprintf(beside, sizeof(beside), "%s/vouch-parse-worker", self) >= sizeof(beside))
+		return NULL;
+	if (stat(beside, &st) != 0 || !S_ISREG(st.st_mode) || (st.st_mode & (S_IWGRP | S_IWOTH)) ||
+	    (st.st_uid != 0 && st.st_uid != geteuid()))
+		return NULL;
+	return beside;
+}
+
+void tool_sandbox_opts(struct vouch_sandbox_opts *opts, unsigned flags)
+{
+	const char *env = secure_getenv("VOUCH_PARSE_WORKER");
+
+	memset(opts, 0, sizeof(*opts));
+	opts->flags = flags;
+	if (env && *env) {
+		worker_source = "$VOUCH_PARSE_WORKER";
+		return;                 /* the library reads it (secure_getenv) */
+	}
+	opts->worker_path = worker_beside_executable();
+	worker_source = opts->worker_path ? "beside this program"
+					  : "the installed one: none beside this program, "
+					    "no $VOUCH_PARSE_WORKER";
+}
+
+const char *tool_sandbox_reason(const struct vouch_sandbox *sb, int rc, char *out, size_t size)
+{
+	char path[TOOL_ESCAPED_MAX];
+	int why = vouch_sandbox_last_start_error(sb), sig = vouch_sandbox_last_signal(sb);
+
+	if (rc == -ETIMEDOUT) {
+		snprintf(out, size, "the parse worker did not answer in time");
+	} else if (why) {
+		snprintf(out, size, "the parse worker %s (%s) cannot be run: %s",
+			 tool_escape(vouch_sandbox_worker_path(sb) ? vouch_sandbox_worker_path(sb) : "?",
+				     path, sizeof(path)),
+			 worker_source, strerror(why));
+	} else if (sig) {
+		snprintf(out, size, "the parse worker died (%s)", strsignal(sig));
+	} else {
+		snprintf(out, size, "the parse worker failed or sent an invalid reply");
+	}
+	return out;
 }

@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <vouch/sandbox.h>
+
 /* Exit codes of the command-line contract (DESIGN.md). */
 enum {
 	EXIT_ACCEPTED = 0,
@@ -38,6 +40,24 @@ const char *tool_escape(const char *s, char *out, size_t size);
 
 /* The size of a buffer that holds any path escaped by tool_escape(). */
 #define TOOL_ESCAPED_MAX (4 * 4096 + 1)
+
+/*
+ * The sandbox options of a tool (vouch/sandbox.h) with @flags: its parse
+ * worker is $VOUCH_PARSE_WORKER when set; else the vouch-parse-worker
+ * beside the tool's own executable, as in a build tree, when that is a
+ * regular file that only its owner (root or the user running the tool)
+ * can write; else the library's default, the installed worker under
+ * libexecdir. The library's own default for other programs is unchanged.
+ */
+void tool_sandbox_opts(struct vouch_sandbox_opts *opts, unsigned flags);
+
+/*
+ * Why a sandboxed parse failed with -ECHILD or -ETIMEDOUT, in words, in
+ * @out: a worker that could not be run (naming it, and where it was
+ * looked for), one that died (by which signal), or one that timed out.
+ * Returns @out.
+ */
+const char *tool_sandbox_reason(const struct vouch_sandbox *sb, int rc, char *out, size_t size);
 
 /* Write @len bytes as lower-case hex to @out. */
 void tool_print_hex(FILE *out, const uint8_t *p, size_t len);

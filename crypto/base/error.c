@@ -24,7 +24,7 @@ static const struct {
 	{ -EINVAL,       "invalid argument" },
 	{ -ENOMEM,       "out of memory" },
 	{ -ETIMEDOUT,    "sandbox worker timed out" },
-	{ -ECHILD,       "sandbox worker died or sent an invalid reply" },
+	{ -ECHILD,       "sandbox worker failed: not started, died or sent an invalid reply" },
 	{ -EAGAIN,       "entropy not available yet (would block)" },
 	{ -EFAULT,       "self-test or entropy health test failed: module disabled" },
 	{ -EIO,          "entropy source failed its health test or misbehaved" },

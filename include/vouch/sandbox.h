@@ -242,6 +242,24 @@ VOUCH_EXPORT int vouch_sandbox_start(struct vouch_sandbox *sb);
 VOUCH_EXPORT int vouch_sandbox_last_signal(const struct vouch_sandbox *sb);
 
 /**
+ * The worker executable this sandbox runs, as vouch_sandbox_new() chose
+ * it (the option, $VOUCH_PARSE_WORKER, or the installed one).
+ * @param[in] sb  the sandbox (NULL: NULL).
+ * @return a string owned by the sandbox.
+ */
+VOUCH_EXPORT const char *vouch_sandbox_worker_path(const struct vouch_sandbox *sb);
+
+/**
+ * Why the last attempt to start a worker could not run the worker
+ * executable: execve()'s errno (ENOENT: no such file, EACCES: not
+ * executable, ...), or 0 if the last start ran it or none was tried. A
+ * request that fails with -ECHILD while this is set never had a worker:
+ * nothing died. The path tried is the one vouch_sandbox_new() chose.
+ * @param[in] sb  the sandbox (NULL: 0).
+ */
+VOUCH_EXPORT int vouch_sandbox_last_start_error(const struct vouch_sandbox *sb);
+
+/**
  * In VOUCH_SANDBOX_TRAP mode, the number of the forbidden system call the
  * last worker made, or -1 if none was reported.
  * @param[in] sb  the sandbox (NULL: -1).
