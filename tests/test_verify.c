@@ -382,6 +382,40 @@ static void test_verify_digest(void **state)
 	unload(&f);
 }
 
+/*
+ * Issue 22 item 7: a trust anchor is an input, not a path certificate (RFC
+ * 5280 §6.1): its key and name are what count, and its extensions are not
+ * processed. verify/gen-anchor.sh: CAs with a critical Netscape Cert Type
+ * (2.16.840.1.113730.1.1), which vouch does not implement, as Debian's
+ * Secure Boot CA has.
+ */
+static void test_anchor_extensions(void **state)
+{
+	static const char *const nscert_ca[] = { "verify/nscert-ca.pem", NULL };
+	static const char *const plain_ca[] = { "verify/plain-ca.pem", NULL };
+	static const char *const nscert_int[] = { "verify/nscert-int-ca.pem", NULL };
+	struct vouch_verify_result res;
+	struct fixture f;
+
+	(void)state;
+	/* The anchor carries it: verified, a chain of two. */
+	load(&f, "verify/nscert.der", nscert_ca);
+	assert_true(vouch_keyring_cert(f.kr, 0)->unknown_critical);
+	assert_vouch_ok(verify(&f, NULL, &res));
+	assert_int_equal(res.signers[0].chain_len, 2);
+	unload(&f);
+	/* An intermediate below the anchor carries it: still refused. */
+	load(&f, "verify/nscert-int.der", plain_ca);
+	assert_vouch_err(verify(&f, NULL, &res), -EPERM);
+	assert_string_equal(res.rule, "an unknown critical extension in the chain");
+	vouch_keyring_free(f.kr);
+	/* The same message with that intermediate as the anchor: verified. */
+	f.kr = keyring(nscert_int);
+	assert_vouch_ok(verify(&f, NULL, &res));
+	assert_int_equal(res.signers[0].chain_len, 2);
+	unload(&f);
+}
+
 /* CPU time of this process, in seconds. */
 static double cpu_seconds(void)
 {
@@ -499,6 +533,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_deny_and_time),
 		cmocka_unit_test(test_verify_digest),
 		cmocka_unit_test(test_work_budget),
+		cmocka_unit_test(test_anchor_extensions),
 		cmocka_unit_test(test_keyring),
 	};
 

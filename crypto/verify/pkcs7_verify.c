@@ -249,8 +249,14 @@ static int link_verifies(struct run *r, const struct vouch_x509_cert *child,
 			       child->sig.len);
 }
 
-/* Rules on every certificate of a chain: deny list, time, critical extensions. */
-static int check_cert(const struct run *r, const struct vouch_x509_cert *c)
+/*
+ * Rules on every certificate of a chain: deny list, time, critical
+ * extensions. The anchor (a keyring entry) is an input to path validation,
+ * not a certificate of the path (RFC 5280 §6.1.1 d): its key and name are
+ * what count, so its extensions are not processed, as the kernel ignores
+ * them; its deny-list entry and validity still count.
+ */
+static int check_cert(const struct run *r, const struct vouch_x509_cert *c, bool anchor)
 {
 	uint8_t tbs_hash[VOUCH_SHA256_LEN];
 
@@ -263,7 +269,7 @@ static int check_cert(const struct run *r, const struct vouch_x509_cert *c)
 	if ((r->opts->flags & VOUCH_VERIFY_CHECK_TIME) &&
 	    (r->opts->time < c->not_before || r->opts->time > c->not_after))
 		return -EKEYEXPIRED;
-	if (c->unknown_critical)
+	if (c->unknown_critical && !anchor)
 		return -EPERM;                  /* RFC 5280 §4.2 */
 	return 0;
 }
@@ -324,6 +330,7 @@ static int build_chain(struct run *r, struct vouch_verify_signer *out)
 {
 	const struct vouch_x509_cert *cur = out->cert;
 	size_t intermediates = 0;
+	bool anchor;
 	int rc;
 
 	out->chain_len = 0;
@@ -332,10 +339,11 @@ static int build_chain(struct run *r, struct vouch_verify_signer *out)
 			return -ENOKEY;         /* deeper than the cap */
 		cur = trusted_copy(r, cur);
 		out->chain[out->chain_len++] = cur;
-		rc = check_cert(r, cur);
+		anchor = keyring_entry(r, cur) != NULL;
+		rc = check_cert(r, cur, anchor);
 		if (rc)
 			return rc;
-		if (keyring_entry(r, cur)) {
+		if (anchor) {
 			out->trusted = 1;
 			return 0;
 		}

@@ -22,6 +22,17 @@
  * list, extensions): the message's copy of it is never authenticated. No
  * API reports success for a signature that was not checked.
  *
+ * The keyring entry that ends a chain is its trust anchor, an input to
+ * path validation and not a certificate of the path (RFC 5280 §6.1.1 d):
+ * its key and name are what count. Its extensions are not processed, as
+ * the kernel ignores them: an unknown critical extension (Debian's Secure
+ * Boot CA has a critical Netscape Cert Type), basicConstraints, keyUsage
+ * and pathLenConstraint of the anchor neither refuse nor constrain; they
+ * do on every certificate below it. Its deny-list entry and, with
+ * VOUCH_VERIFY_CHECK_TIME, its validity still count, and so does the
+ * purpose (VOUCH_PURPOSE_CODESIGN) of a signer certificate that is itself
+ * in the keyring: that is the signer's policy, not path processing.
+ *
  * Multiple signers, as the kernel: signers with an algorithm vouch does not
  * implement (or policy disables: SHA-1 unless allowed, RSA below 2048 bits
  * unless allowed) are skipped, -ENOPKG if none is left; every other
@@ -53,7 +64,7 @@
  * not match; duplicated attributes; usage rules), -EKEYREVOKED (deny
  * list), -ENOKEY (no chain to the keyring, signer certificate not found),
  * -EKEYEXPIRED (validity, when checked), -EPERM (purpose, unknown critical
- * extension), -ENOMEM.
+ * extension in a certificate below the anchor), -ENOMEM.
  *
  * Thread-safety: reentrant; the message, keyring and options are only read.
  */
