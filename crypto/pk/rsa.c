@@ -40,6 +40,19 @@ static void trim(const uint8_t **p, size_t *len)
 	}
 }
 
+/* The bit length of a trimmed big-endian integer. */
+static size_t bit_length(const uint8_t *p, size_t len)
+{
+	size_t bits;
+
+	if (len == 0)
+		return 0;
+	bits = 8 * (len - 1);
+	for (unsigned int top = p[0]; top; top >>= 1)
+		bits++;
+	return bits;
+}
+
 /* -1, 0, 1 as a <, ==, > b for trimmed big-endian integers. Variable time. */
 static int cmp_bytes(const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_len)
 {
@@ -76,11 +89,17 @@ int vouch_rsa_key_load(struct vouch_rsa_key *key, const uint8_t *n, size_t n_len
 	if (cmp_bytes(e, e_len, n, n_len) >= 0)
 		return -EBADMSG;
 
-	bits = 8 * (n_len - 1);
-	for (unsigned int top = n[0]; top; top >>= 1)
-		bits++;
+	bits = bit_length(n, n_len);
 	min_bits = (flags & VOUCH_RSA_ALLOW_LEGACY) ? VOUCH_RSA_LEGACY_BITS : VOUCH_RSA_MIN_BITS;
 	if (bits < min_bits || bits > VOUCH_RSA_MAX_BITS)
+		return -ENOPKG;
+	/*
+	 * A verification costs a squaring per bit of e and a multiplication per
+	 * set bit: bounding e bounds that to 64 modular multiplications, where
+	 * an 8192-bit e below an 8192-bit n would cost some 12 000 (see
+	 * VOUCH_RSA_MAX_E_BITS). Refused like an unsupported size.
+	 */
+	if (bit_length(e, e_len) > VOUCH_RSA_MAX_E_BITS)
 		return -ENOPKG;
 
 	rc = vouch_bn_from_bytes(limbs, (n_len + 7) / 8, n, n_len);

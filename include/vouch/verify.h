@@ -22,6 +22,17 @@
  * list, extensions): the message's copy of it is never authenticated. No
  * API reports success for a signature that was not checked.
  *
+ * The keyring entry that ends a chain is its trust anchor, an input to
+ * path validation and not a certificate of the path (RFC 5280 §6.1.1 d):
+ * its key and name are what count. Its extensions are not processed, as
+ * the kernel ignores them: an unknown critical extension (Debian's Secure
+ * Boot CA has a critical Netscape Cert Type), basicConstraints, keyUsage
+ * and pathLenConstraint of the anchor neither refuse nor constrain; they
+ * do on every certificate below it. Its deny-list entry and, with
+ * VOUCH_VERIFY_CHECK_TIME, its validity still count, and so does the
+ * purpose (VOUCH_PURPOSE_CODESIGN) of a signer certificate that is itself
+ * in the keyring: that is the signer's policy, not path processing.
+ *
  * Multiple signers, as the kernel: signers with an algorithm vouch does not
  * implement (or policy disables: SHA-1 unless allowed, RSA below 2048 bits
  * unless allowed) are skipped, -ENOPKG if none is left; every other
@@ -29,14 +40,31 @@
  * (VOUCH_VERIFY_ALL_SIGNERS requires all); a deny-listed content or chain
  * certificate refuses the whole message.
  *
+ * Bounded work: a message may name many candidate issuers, each with a
+ * large key, and signers share them; every public-key operation a call
+ * does is counted, and a message needing more than the caps is refused
+ * with -EBADMSG ("a limit on verification work exceeded", DESIGN.md)
+ * before the operation that would pass them, whatever else it holds.
+ * Two caps: signature checks (max_signatures, 64 by default) and work
+ * (max_work, 128 units by default), one unit being an RSA-2048 check with
+ * e = 65537. An RSA check costs (bits of e + set bits of e) / 19 x
+ * (modulus bits / 2048)^2 units: 4 for RSA-4096, 16 for RSA-8192 with
+ * e = 65537, up to 56 with e = 2^33 - 1 (vouch/rsa.h bounds e); loading
+ * a key from a message or extra certificate as much as an e = 65537
+ * check (keyring keys are loaded already); an ECDSA check 4 units
+ * (P-256) or 12 (P-384), loading its key 1 or 2. The default bounds a
+ * call to about 2 ms of public-key arithmetic (3.5 ms on the portable
+ * paths) beyond hashing the content, each certificate's TBS hashed once
+ * per chain step whatever the number of candidates.
+ *
  * Errors in descending priority, as DESIGN.md's table: -EINVAL (caller
  * mistakes, detached content missing or given for attached content),
  * -EBADMSG (malformed: attribute rules of RFC 5652, a missing signer
- * certificate field), -ENOPKG, -EKEYREJECTED (a signature or digest does
+ * certificate field; a cap on signature checks or work exceeded), -ENOPKG, -EKEYREJECTED (a signature or digest does
  * not match; duplicated attributes; usage rules), -EKEYREVOKED (deny
  * list), -ENOKEY (no chain to the keyring, signer certificate not found),
  * -EKEYEXPIRED (validity, when checked), -EPERM (purpose, unknown critical
- * extension), -ENOMEM.
+ * extension in a certificate below the anchor), -ENOMEM.
  *
  * Thread-safety: reentrant; the message, keyring and options are only read.
  */
@@ -94,6 +122,11 @@ struct vouch_verify_opts {
 	size_t deny_count;
 	size_t max_depth;                           /**< chain length cap; 0: 8 */
 	size_t max_signatures;                      /**< signature checks per call; 0: 64 */
+	/**
+	 * Verification work per call, in units of one RSA-2048 check with
+	 * e = 65537 (see "Bounded work" above); 0: 128.
+	 */
+	uint64_t max_work;
 };
 
 /** How one signer fared. */

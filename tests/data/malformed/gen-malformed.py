@@ -1098,6 +1098,29 @@ def verify_level():
             "the signer's digest (sha256) not among digestAlgorithms (sha384); verify: issue 8", n19)
 
 
+def n30_exponents():
+    """Issue 22 item 3: RSA keys whose exponent would make each check cost up
+    to 2 multiplications per bit of it (about 180 ms with an 8192-bit key):
+    past vouch's bound, e < 2^33 (VOUCH_RSA_MAX_E_BITS), they are
+    unsupported, like a key size."""
+    def spki_with_e(e_of):
+        s = tree(RSA2048_SPKI)
+        key = parse(s[1].content[1:])         # the BIT STRING's RSAPublicKey
+        n = int.from_bytes(key[0].content, "big")
+        key[1] = integer(e_of(n))
+        s[1] = tlv(0x03, b"\x00" + key.enc())
+        return s
+    case("n30-spki-rsa-e-n-minus-2.der", "spki", "ENOPKG", "N30",
+         "RSA-2048 with e = n - 2, the largest odd e below n (accepted before issue 22)",
+         spki_with_e(lambda n: n - 2))
+    case("n30-spki-rsa-e-2-33-plus-1.der", "spki", "ENOPKG", "N30",
+         "RSA-2048 with e = 2^33 + 1, the smallest odd e past the bound",
+         spki_with_e(lambda n: 2**33 + 1))
+    case("n30-spki-rsa-e-2-33-minus-1.der", "spki", "0", "N30",
+         "control: RSA-2048 with e = 2^33 - 1, the largest e within the bound",
+         spki_with_e(lambda n: 2**33 - 1))
+
+
 def write():
     seen = {}
     for name, _, _, _, _, data in CASES:
@@ -1161,6 +1184,7 @@ def main():
     n30_counts()
     n33_modules()
     verify_level()
+    n30_exponents()
     write()
 
 
