@@ -371,10 +371,19 @@ static void run_pkcs7_verify(const void *figure, size_t size, uint64_t iters)
 /* The firmware policy of fw-check: the bench signer trusted, a detached
  * signature required. */
 static struct vouch_fw_policy *fw_policy;
+static struct vouch_sandbox *fw_sandbox;
 
 static int setup_fw_check(void)
 {
+	struct vouch_sandbox_opts opts;
 	int rc = vouch_fw_policy_new(&fw_policy);
+
+	/* Signatures are parsed in the sandbox, with the tools' worker. */
+	tool_sandbox_opts(&opts, 0);
+	if (rc == 0)
+		rc = vouch_sandbox_new(&fw_sandbox, &opts);
+	if (rc == 0)
+		rc = vouch_fw_policy_set_sandbox(fw_policy, fw_sandbox);
 
 	if (rc == 0)
 		rc = vouch_fw_policy_add_keyring_pem(fw_policy, (const char *)fw_bench_signer,
@@ -414,8 +423,10 @@ static struct vouch_sandbox *sandbox_for(unsigned flags)
 {
 	static struct vouch_sandbox *made[3];
 	static unsigned made_flags[3];
-	struct vouch_sandbox_opts opts = { flags, 0, 0, NULL };
+	struct vouch_sandbox_opts opts;
 	size_t i = 0;
+
+	tool_sandbox_opts(&opts, flags);
 
 	while (i < 3 && made[i] && made_flags[i] != flags)
 		i++;
@@ -429,10 +440,14 @@ static struct vouch_sandbox *sandbox_for(unsigned flags)
 	return made[i];
 }
 
-static void sandbox_failed(const char *name, int rc)
+static void sandbox_failed(const char *name, struct vouch_sandbox *sb, int rc)
 {
-	tool_error("vouch-bench", "%s: %s (is $VOUCH_PARSE_WORKER set in the build tree?)", name,
-		   vouch_strerror(rc));
+	char why[TOOL_ESCAPED_MAX + 256];
+
+	if (rc == -ECHILD || rc == -ETIMEDOUT)
+		tool_error("vouch-bench", "%s: %s", name, tool_sandbox_reason(sb, rc, why, sizeof(why)));
+	else
+		tool_error("vouch-bench", "%s: %s", name, vouch_strerror(rc));
 	exit(EXIT_INTERNAL);
 }
 
@@ -444,7 +459,7 @@ static void run_sandbox_roundtrip(const void *figure, size_t size, uint64_t iter
 		int rc = vouch_sandbox_ping(sb, input, size);
 
 		if (rc)
-			sandbox_failed(((const struct figure *)figure)->name, rc);
+			sandbox_failed(((const struct figure *)figure)->name, sb, rc);
 	}
 }
 
@@ -472,12 +487,12 @@ static void run_sandboxed(const void *figure, size_t size, uint64_t iters)
 		int rc = vouch_sandbox_pkcs7_parse(sb, &p7, msg, len, NULL);
 
 		if (rc)
-			sandbox_failed(fig->name, rc);
+			sandbox_failed(fig->name, sb, rc);
 		if (how->verify)
 			rc = vouch_pkcs7_verify(p7, verify_content, size, verify_keyring, NULL, NULL);
 		vouch_pkcs7_free(p7);
 		if (rc)
-			sandbox_failed(fig->name, rc);
+			sandbox_failed(fig->name, sb, rc);
 	}
 }
 
@@ -541,18 +556,19 @@ static void report_defaults(const struct figure *fig)
 }
 
 /*
- * Load every verification figure's key and verify its signature once.
- * Returns 0, or -1 (with a message) if a key is refused or a signature
- * does not verify, so that no figure of a broken verifier is printed.
+ * Before a figure is measured, check once that what it runs works, so that
+ * no figure of a broken verifier is printed: its key loads and its fixed
+ * signature verifies, the PKCS#7 inputs verify, the firmware check
+ * accepts its input. Only what the figure needs: a figure that does not
+ * use the parse worker never fails for the lack of one. Returns 0, or an
+ * exit code after a message.
  */
-static int check_signatures(void)
+static int prepare(const struct figure *fig)
 {
-	for (size_t i = 0; i < NFIGURES; i++) {
-		const struct figure *fig = &figures[i];
-		int rc;
+	static int pkcs7_ready, fw_ready;
+	int rc = 0;
 
-		if (fig->run != run_verify)
-			continue;
+	if (fig->run == run_verify) {
 		/* The figure's own (writable) element of verifies[]. */
 		rc = load_verify(&verifies[(const struct verify *)fig->arg - verifies]);
 		if (rc == 0)
@@ -560,10 +576,30 @@ static int check_signatures(void)
 		if (rc != 0) {
 			tool_error("vouch-bench", "%s: the fixed signature does not verify: %s",
 				   fig->name, vouch_strerror(rc));
-			return -1;
+			return EXIT_INTERNAL;
 		}
 	}
-	return 0;
+	if ((fig->run == run_pkcs7_verify || fig->run == run_sandboxed) && !pkcs7_ready) {
+		if (setup_pkcs7_verify() != 0 || pkcs7_verify_once(&verify_rsa2048, 4096) != 0 ||
+		    pkcs7_verify_once(&verify_p256, 1048576) != 0) {
+			tool_error("vouch-bench", "the PKCS#7 verification inputs do not verify");
+			return EXIT_INTERNAL;
+		}
+		pkcs7_ready = 1;
+	}
+	if (fig->run == run_fw_check && !fw_ready) {
+		if ((rc = setup_fw_check()) != 0 || (rc = fw_check_once(1048576)) != 0) {
+			char why[TOOL_ESCAPED_MAX + 256];
+
+			tool_error("vouch-bench", "the fw-check input is refused: %s",
+				   rc == -ECHILD || rc == -ETIMEDOUT
+					   ? tool_sandbox_reason(fw_sandbox, rc, why, sizeof(why))
+					   : vouch_strerror(rc));
+			return EXIT_INTERNAL;
+		}
+		fw_ready = 1;
+	}
+	return EXIT_ACCEPTED;
 }
 
 static const struct figure *find_figure(const char *name)
@@ -578,7 +614,7 @@ static const struct figure *find_figure(const char *name)
 int main(int argc, char **argv)
 {
 	const struct figure *fig;
-	int rc;
+	int rc = EXIT_ACCEPTED;
 
 	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
 		printf("usage: vouch-bench [--list | NAME [SIZE...]]\n");
@@ -598,41 +634,21 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < MAX_SIZE; i++)
 		input[i] = (uint8_t)(i * 131u + 7u);
-	if (setup_pkcs7_verify() != 0 || pkcs7_verify_once(&verify_rsa2048, 4096) != 0 ||
-	    pkcs7_verify_once(&verify_p256, 1048576) != 0) {
-		tool_error("vouch-bench", "the PKCS#7 verification inputs do not verify");
-		free(input);
-		free(output);
-		return EXIT_INTERNAL;
-	}
-	if ((rc = setup_fw_check()) != 0 || (rc = fw_check_once(1048576)) != 0) {
-		/* The policy parses in the sandbox: its worker must be found. */
-		tool_error("vouch-bench", "the fw-check input is refused: %s%s", vouch_strerror(rc),
-			   rc == -ECHILD ? " (is $VOUCH_PARSE_WORKER set in the build tree?)" : "");
-		free(input);
-		free(output);
-		return EXIT_INTERNAL;
-	}
-	if (check_signatures() != 0) {
-		free(input);
-		free(output);
-		return EXIT_INTERNAL;
-	}
-
 	if (argc == 1) {
-		for (size_t i = 0; i < NFIGURES; i++)
-			report_defaults(&figures[i]);
-		free(input);
-		free(output);
-		return EXIT_ACCEPTED;
+		for (size_t i = 0; i < NFIGURES && rc == EXIT_ACCEPTED; i++)
+			if ((rc = prepare(&figures[i])) == EXIT_ACCEPTED)
+				report_defaults(&figures[i]);
+		goto out;
 	}
 	fig = find_figure(argv[1]);
 	if (!fig) {
 		tool_error("vouch-bench", "unknown figure '%s' (try --list)", argv[1]);
-		free(input);
-		free(output);
-		return EXIT_USAGE;
+		rc = EXIT_USAGE;
+		goto out;
 	}
+	rc = prepare(fig);
+	if (rc)
+		goto out;
 	if (argc == 2)
 		report_defaults(fig);
 	for (int i = 2; i < argc; i++) {
@@ -643,15 +659,17 @@ int main(int argc, char **argv)
 
 		if (*end || size > max) {
 			tool_error("vouch-bench", "size '%s' is not a number up to %zu", argv[i], max);
-			free(input);
-			free(output);
-			return EXIT_USAGE;
+			rc = EXIT_USAGE;
+			goto out;
 		}
 		report(fig, (size_t)size);
 	}
+out:
 	vouch_fw_policy_free(fw_policy);
+	vouch_sandbox_free(fw_sandbox);
+	vouch_keyring_free(verify_keyring);
 	free(big_input);
 	free(input);
 	free(output);
-	return EXIT_ACCEPTED;
+	return rc;
 }
