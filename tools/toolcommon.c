@@ -23,6 +23,7 @@ int tool_exit_code(int err)
 	case -ENOPKG:
 		return EXIT_UNSUPPORTED;
 	case -EINVAL:
+	case -ENAMETOOLONG:     /* a name that cannot exist */
 		return EXIT_USAGE;
 	case -ENOENT:
 	case -EACCES:
