@@ -101,6 +101,40 @@ def main():
     expect(tool, ['--bogus'], 64, 'unknown option')
     expect(tool, base + ['--no-sandbox', 'vouch/signed.bin'], 0, '--no-sandbox')
 
+    # Names are escaped everywhere (issue 22 item 5): a newline cannot forge
+    # an 'accepted' line; JSON stays valid and keeps the bytes.
+    forged = 'x\nfwcheck: vouch/signed.bin: accepted: signature verified'
+    code, out, err = run(tool, base + ['--json', forged])
+    if code != 66 or err.count('\n') != 1 or 'accepted' in err.splitlines()[0].split(': ')[1]:
+        sys.exit('FAIL forged name: %d\n%r' % (code, err))
+    if 'x\\x0afwcheck' not in err or json.loads(out)['name'] != forged:
+        sys.exit('FAIL forged name escaping: %r %r' % (err, out))
+    code, out, err = run(tool, base + ['--json', 'vouch/\xe9\x1b[2J.bin'])
+    if '\x1b' in err or '\\xc3\\xa9\\x1b[2J' not in err or json.loads(out)['verdict'] != 'refused':
+        sys.exit('FAIL escapes: %r %r' % (err, out))
+
+    # Long names (issue 22 item 4): a component over 255 bytes cannot exist
+    # (usage, 64); a 252-255 byte name loads under 'signature none' although
+    # its NAME.p7s could not exist.
+    expect(tool, base + ['vouch/' + 'a' * 256], 64, 'component over NAME_MAX', 'too long')
+    with tempfile.TemporaryDirectory() as tmp:
+        none = os.path.join(tmp, 'none.policy')
+        open(none, 'w').write('signature none\n')
+        fw = os.path.join(tmp, 'lib', 'firmware')
+        os.makedirs(fw)
+        for n in (252, 255):
+            open(os.path.join(fw, 'b' * n), 'wb').write(b'firmware')
+            expect(tool, ['--policy', none, '--root', tmp, 'b' * n], 0, 'name of %d bytes' % n,
+                   'accepted: no signature required')
+            expect(tool, ['--policy', none, '--file', os.path.join(fw, 'b' * n)], 0,
+                   '--file name of %d bytes' % n)
+
+    # The printed digest is the one a deny entry names (issue 22 item 2).
+    out, err = expect(tool, base + ['--json', 'vouch/signed.bin'], 0, 'digest printed')
+    obj = json.loads(out)
+    if obj['digest']['covers'] != 'file' or 'sha256:' + obj['digest']['hex'] not in err:
+        sys.exit('FAIL digest printed: %r %r' % (obj, err))
+
     # The example loader: accepted blobs loaded, the rest refused.
     code, out, err = run(loader, [policy, os.path.abspath(tree), 'vouch/signed.bin',
                                   'vouch/denied.bin'])

@@ -412,6 +412,305 @@ static void test_policy_file(void **state)
 	vouch_fw_policy_free(p);
 }
 
+/* ---- Appended signatures re-encoded (issue 22 item 2) ---- */
+
+/* A DER element's header at b[off]: its length, and the content's in *len. */
+static size_t der_hdr(const uint8_t *b, size_t off, size_t *len)
+{
+	size_t n = b[off + 1], hdr = 2;
+
+	if (n & 0x80) {
+		size_t k = n & 0x7f;
+
+		n = 0;
+		for (size_t i = 0; i < k; i++)
+			n = n << 8 | b[off + 2 + i];
+		hdr += k;
+	}
+	*len = n;
+	return hdr;
+}
+
+/* A definite header for tag and len (< 64 KiB) at out; its length. */
+static size_t put_hdr(uint8_t *out, uint8_t tag, size_t len)
+{
+	out[0] = tag;
+	if (len < 0x80) {
+		out[1] = (uint8_t)len;
+		return 2;
+	}
+	out[1] = 0x82;
+	out[2] = (uint8_t)(len >> 8);
+	out[3] = (uint8_t)len;
+	return 4;
+}
+
+/* Where a ContentInfo{SignedData}'s parts lie. */
+struct p7_parts {
+	size_t oid_off, oid_len;        /* the contentType element */
+	size_t sd_off, sd_len;          /* SignedData's content */
+	size_t certs_off, certs_len;    /* [0] certificates' content */
+	size_t certs_elem_off, certs_elem_end;
+};
+
+static void p7_split(const uint8_t *b, struct p7_parts *q)
+{
+	size_t len, off = der_hdr(b, 0, &len), end;
+
+	memset(q, 0, sizeof(*q));
+	q->oid_off = off;
+	q->oid_len = der_hdr(b, off, &len) + len;
+	off += q->oid_len;
+	off += der_hdr(b, off, &len);                  /* [0] EXPLICIT */
+	off += der_hdr(b, off, &q->sd_len);            /* SignedData */
+	q->sd_off = off;
+	end = off + q->sd_len;
+	while (off < end) {
+		size_t h = der_hdr(b, off, &len);
+
+		if (b[off] == 0xa0) {
+			q->certs_elem_off = off;
+			q->certs_off = off + h;
+			q->certs_len = len;
+			q->certs_elem_end = off + h + len;
+		}
+		off += h + len;
+	}
+	assert_true(q->certs_len > 0);
+}
+
+/* The PKCS#7 with its certificates replaced by certs (n bytes). */
+static size_t p7_with_certs(const uint8_t *p7, const uint8_t *certs, size_t n, uint8_t *out)
+{
+	struct p7_parts q;
+	uint8_t sd[8192], ex[8192], hdr[4];
+	size_t sd_n = 0, ex_n, pos;
+
+	p7_split(p7, &q);
+	memcpy(sd, p7 + q.sd_off, q.certs_elem_off - q.sd_off);
+	sd_n = q.certs_elem_off - q.sd_off;
+	sd_n += put_hdr(sd + sd_n, 0xa0, n);
+	memcpy(sd + sd_n, certs, n);
+	sd_n += n;
+	memcpy(sd + sd_n, p7 + q.certs_elem_end, q.sd_off + q.sd_len - q.certs_elem_end);
+	sd_n += q.sd_off + q.sd_len - q.certs_elem_end;
+	ex_n = put_hdr(ex, 0x30, sd_n);
+	memcpy(ex + ex_n, sd, sd_n);
+	ex_n += sd_n;
+	pos = put_hdr(out, 0x30, q.oid_len + put_hdr(hdr, 0xa0, ex_n) + ex_n);
+	memcpy(out + pos, p7 + q.oid_off, q.oid_len);
+	pos += q.oid_len;
+	pos += put_hdr(out + pos, 0xa0, ex_n);
+	memcpy(out + pos, ex, ex_n);
+	return pos + ex_n;
+}
+
+#define MODULE_MAGIC "~Module signature appended~\n"
+#define MODULE_TRAILER 12   /* struct module_signature */
+
+/* A module's parts: content, then PKCS#7, then the trailer and the magic. */
+static void module_split(const uint8_t *m, size_t len, size_t *content_len, size_t *p7_len)
+{
+	const uint8_t *t = m + len - (sizeof(MODULE_MAGIC) - 1) - MODULE_TRAILER;
+
+	*p7_len = (size_t)t[8] << 24 | (size_t)t[9] << 16 | (size_t)t[10] << 8 | t[11];
+	*content_len = len - (sizeof(MODULE_MAGIC) - 1) - MODULE_TRAILER - *p7_len;
+}
+
+/* content + p7 + the original trailer with p7's length + magic. */
+static size_t module_join(const uint8_t *m, size_t len, const uint8_t *p7, size_t p7_len,
+			  uint8_t *out)
+{
+	size_t content_len, old_len, pos;
+	const size_t tail = (sizeof(MODULE_MAGIC) - 1) + MODULE_TRAILER;
+
+	module_split(m, len, &content_len, &old_len);
+	memcpy(out, m, content_len);
+	memcpy(out + content_len, p7, p7_len);
+	pos = content_len + p7_len;
+	memcpy(out + pos, m + len - tail, tail);
+	out[pos + 8] = (uint8_t)(p7_len >> 24);
+	out[pos + 9] = (uint8_t)(p7_len >> 16);
+	out[pos + 10] = (uint8_t)(p7_len >> 8);
+	out[pos + 11] = (uint8_t)p7_len;
+	return pos + tail;
+}
+
+static void hex_of(char *out, const uint8_t *d, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", d[i]);
+}
+
+/*
+ * The digest fwcheck prints for an appended-signature blob, put on the
+ * deny list, refuses every re-encoding of that signature: the outer
+ * SEQUENCE in indefinite length, an extra certificate, the certificates
+ * reordered. Each re-encoding alone still verifies (it is a valid
+ * signature of the same content), so only the list can refuse it.
+ */
+static void test_appended_reencoded(void **state)
+{
+	const char *base = "keyring signer.pem\nsignature appended\n";
+	struct vouch_fw_policy *open_p = policy(base), *deny_p, *whole_p;
+	struct vouch_fw_result res;
+	size_t len, ec_len, content_len, p7_len, n, v_len[4];
+	uint8_t *m = fixture("module.ko", &len), *ec = fixture("blob.ec.p7s", &ec_len);
+	uint8_t want[VOUCH_SHA256_LEN], certs[8192], p7[8192], v[4][16384];
+	char text[512], hexd[2 * VOUCH_SHA256_LEN + 1];
+	struct p7_parts q, e;
+	const uint8_t *p7_orig;
+
+	(void)state;
+	/* What fwcheck prints is the signed part's digest, the whole file's apart. */
+	assert_vouch_ok(vouch_fw_check_sig(open_p, "m.ko", m, len, NULL, 0, &res));
+	module_split(m, len, &content_len, &p7_len);
+	assert_int_equal(res.signed_size, content_len);
+	vouch_hash(&vouch_sha256_alg, m, content_len, want);
+	assert_memory_equal(res.sha256, want, sizeof(want));
+	assert_true(res.has_file_sha256);
+	vouch_hash(&vouch_sha256_alg, m, len, want);
+	assert_memory_equal(res.file_sha256, want, sizeof(want));
+
+	/* The re-encodings. */
+	p7_orig = m + content_len;
+	p7_split(p7_orig, &q);
+	p7_split(ec, &e);
+	/* 0: the outer SEQUENCE in indefinite length (BER). */
+	n = der_hdr(p7_orig, 0, &(size_t){ 0 });
+	p7[0] = 0x30;
+	p7[1] = 0x80;
+	memcpy(p7 + 2, p7_orig + n, p7_len - n);
+	p7[2 + p7_len - n] = 0;
+	p7[3 + p7_len - n] = 0;
+	v_len[0] = module_join(m, len, p7, 4 + p7_len - n, v[0]);
+	/* 1: an extra certificate after the signer's. */
+	memcpy(certs, p7_orig + q.certs_off, q.certs_len);
+	memcpy(certs + q.certs_len, ec + e.certs_off, e.certs_len);
+	n = p7_with_certs(p7_orig, certs, q.certs_len + e.certs_len, p7);
+	v_len[1] = module_join(m, len, p7, n, v[1]);
+	/* 2: the same certificates, reordered. */
+	memcpy(certs, ec + e.certs_off, e.certs_len);
+	memcpy(certs + e.certs_len, p7_orig + q.certs_off, q.certs_len);
+	n = p7_with_certs(p7_orig, certs, q.certs_len + e.certs_len, p7);
+	v_len[2] = module_join(m, len, p7, n, v[2]);
+	/* 3: reordered, and the outer SEQUENCE in indefinite length. */
+	memcpy(v[3], v[2], v_len[2]);
+	v_len[3] = v_len[2];
+	{
+		size_t c, plen, h;
+
+		module_split(v[2], v_len[2], &c, &plen);
+		h = der_hdr(v[2] + c, 0, &(size_t){ 0 });
+		p7[0] = 0x30;
+		p7[1] = 0x80;
+		memcpy(p7 + 2, v[2] + c + h, plen - h);
+		p7[2 + plen - h] = 0;
+		p7[3 + plen - h] = 0;
+		v_len[3] = module_join(v[2], v_len[2], p7, 4 + plen - h, v[3]);
+	}
+
+	hex_of(hexd, res.sha256, sizeof(res.sha256));
+	snprintf(text, sizeof(text), "%sdeny sha256:%s\n", base, hexd);
+	deny_p = policy(text);
+	/* An entry made from the whole file's digest still refuses that file. */
+	hex_of(hexd, want, sizeof(want));
+	snprintf(text, sizeof(text), "%sdeny sha256:%s\n", base, hexd);
+	whole_p = policy(text);
+	assert_vouch_err(vouch_fw_check_sig(deny_p, "m.ko", m, len, NULL, 0, &res), -EKEYREVOKED);
+	assert_vouch_err(vouch_fw_check_sig(whole_p, "m.ko", m, len, NULL, 0, &res), -EKEYREVOKED);
+	for (size_t i = 0; i < 4; i++) {
+		assert_true(v_len[i] != len || memcmp(v[i], m, len) != 0);
+		/* A valid signature of the same content: accepted without the entry, */
+		assert_vouch_ok(vouch_fw_check_sig(open_p, "m.ko", v[i], v_len[i], NULL, 0, &res));
+		assert_string_equal(res.signer, "CN = vouch fw signer");
+		/* with the same signed-part digest and another file digest, */
+		vouch_hash(&vouch_sha256_alg, v[i], v_len[i], want);
+		assert_memory_equal(res.file_sha256, want, sizeof(want));
+		/* and refused with it. */
+		assert_vouch_err(vouch_fw_check_sig(deny_p, "m.ko", v[i], v_len[i], NULL, 0, &res),
+				 -EKEYREVOKED);
+		assert_string_equal(res.reason, "the blob's digest is on the deny list");
+	}
+	/* Allow entries name the signed part too. */
+	hex_of(hexd, res.sha256, sizeof(res.sha256));
+	snprintf(text, sizeof(text), "signature appended\nallow sha256:%s\n", hexd);
+	vouch_fw_policy_free(whole_p);
+	whole_p = policy(text);
+	assert_vouch_ok(vouch_fw_check_sig(whole_p, "m.ko", v[1], v_len[1], NULL, 0, &res));
+	assert_string_equal(res.reason, "the blob's digest is on the allow list");
+	vouch_fw_policy_free(whole_p);
+	vouch_fw_policy_free(deny_p);
+	vouch_fw_policy_free(open_p);
+	free(m);
+	free(ec);
+}
+
+/* ---- usage unspecified: the real regulatory database (issue 22 item 9) ---- */
+
+static void test_regdb_unspecified(void **state)
+{
+	const char *wens = "keyring regdb/wens.pem\nsignature detached\nusage unspecified\n";
+	const char *debian = "keyring regdb/debian.pem\nsignature detached\nusage unspecified\n";
+	struct vouch_fw_result res;
+	struct vouch_fw_policy *p;
+	size_t len, sig_len;
+	uint8_t *db, *sig;
+
+	(void)state;
+	assert_vouch_ok(check(wens, "regulatory.db", "regdb/regulatory.db-upstream",
+			      "regdb/regulatory.db.p7s-upstream", &res));
+	assert_string_equal(res.signer, "CN = wens");
+	assert_vouch_ok(check(debian, "regulatory.db", "regdb/regulatory.db-debian",
+			      "regdb/regulatory.db.p7s-debian", &res));
+	assert_string_equal(res.signer, "CN = benh@debian.org");
+	/* The default usage of a detached signature (firmware) wants signed
+	 * attributes, which the regdb signatures do not have. */
+	assert_vouch_err(check("keyring regdb/wens.pem\nsignature detached\n", "regulatory.db",
+			       "regdb/regulatory.db-upstream", "regdb/regulatory.db.p7s-upstream",
+			       &res), -EKEYREJECTED);
+	assert_vouch_err(check("keyring regdb/wens.pem\nsignature detached\nusage firmware\n",
+			       "regulatory.db", "regdb/regulatory.db-upstream",
+			       "regdb/regulatory.db.p7s-upstream", NULL), -EKEYREJECTED);
+	/* Each signature wants its own key. */
+	assert_vouch_err(check(wens, "regulatory.db", "regdb/regulatory.db-debian",
+			       "regdb/regulatory.db.p7s-debian", NULL), -ENOKEY);
+	/* A tampered database is refused. */
+	p = policy(wens);
+	db = fixture("regdb/regulatory.db-upstream", &len);
+	sig = fixture("regdb/regulatory.db.p7s-upstream", &sig_len);
+	db[len / 2] ^= 0x01;
+	assert_vouch_err(vouch_fw_check_sig(p, "regulatory.db", db, len, sig, sig_len, &res),
+			 -EKEYREJECTED);
+	db[len / 2] ^= 0x01;
+	db = realloc(db, len + 1);
+	assert_non_null(db);
+	db[len] = 0;
+	assert_vouch_err(vouch_fw_check_sig(p, "regulatory.db", db, len + 1, sig, sig_len, &res),
+			 -EKEYREJECTED);
+	free(db);
+	free(sig);
+	vouch_fw_policy_free(p);
+	/* Signed attributes are optional, not refused. */
+	assert_vouch_ok(check("keyring signer.pem\nsignature detached\nusage unspecified\n", "x",
+			      "blob.bin", "blob.bin.p7s", NULL));
+	/* usage module refuses them; a block sets its own usage. */
+	assert_vouch_err(check("keyring signer.pem\nsignature detached\nusage module\n", "x",
+			       "blob.bin", "blob.bin.p7s", NULL), -EKEYREJECTED);
+	assert_vouch_ok(check("keyring regdb/wens.pem\nsignature detached\n"
+			      "match regulatory.db\nusage unspecified\n", "regulatory.db",
+			      "regdb/regulatory.db-upstream", "regdb/regulatory.db.p7s-upstream",
+			      NULL));
+	/* The API: the three usages and -1 (by form); nothing else. */
+	assert_vouch_ok(vouch_fw_policy_new(&p));
+	assert_vouch_ok(vouch_fw_policy_set_usage(p, VOUCH_USAGE_UNSPECIFIED));
+	assert_vouch_ok(vouch_fw_policy_set_usage(p, -1));
+	assert_vouch_err(vouch_fw_policy_set_usage(p, VOUCH_USAGE_ANY), -EINVAL);
+	assert_vouch_err(vouch_fw_policy_set_usage(p, 4), -EINVAL);
+	assert_vouch_err(vouch_fw_policy_set_usage(NULL, VOUCH_USAGE_MODULE), -EINVAL);
+	vouch_fw_policy_free(p);
+}
+
 /* ---- The search path ---- */
 
 struct tree {
@@ -587,6 +886,51 @@ static void test_request_names(void **state)
 	assert_vouch_err(vouch_fw_name_check(NULL, 0), -EINVAL);
 	assert_vouch_ok(vouch_fw_name_check("intel/iwlwifi-9000.ucode", 24));
 	assert_vouch_ok(vouch_fw_name_check("a..b/.c", 7));
+}
+
+/* Names over NAME_MAX cannot exist (-ENAMETOOLONG, exit 64); a blob whose
+ * name is 252-255 bytes has no possible NAME.p7s, which is then absent. */
+static void test_request_long_names(void **state)
+{
+	struct tree *t = *state;
+	struct vouch_fw_policy *p;
+	struct vouch_fw_blob blob;
+	struct vouch_fw_result res;
+	char name[1100], p_path[1400];
+
+	memset(name, 'a', sizeof(name));
+	name[0] = 'v'; /* "vouch/" + 256 x 'a' */
+	memcpy(name, "vouch/", 6);
+	name[6 + 256] = '\0';
+	assert_vouch_err(vouch_fw_name_check(name, strlen(name)), -ENAMETOOLONG);
+	assert_vouch_err(request(t, "signature none\n", name, &res), -ENAMETOOLONG);
+	assert_string_equal(res.reason, "the name or one of its components is too long");
+	name[6 + 255] = '\0';
+	assert_vouch_ok(vouch_fw_name_check(name, strlen(name)));
+	memset(name, 'b', sizeof(name));
+	name[1025] = '\0';
+	assert_vouch_err(vouch_fw_name_check(name, 1025), -ENAMETOOLONG);
+
+	for (int no_openat2 = 0; no_openat2 <= 1; no_openat2++) {
+		vouch_fw_no_openat2 = no_openat2;
+		for (size_t n = 251; n <= 255; n++) {
+			memset(name, 'c', sizeof(name));
+			memcpy(name, "vouch/", 6);
+			name[6 + n] = '\0';
+			at(p_path, sizeof(p_path), t, "usr/lib/firmware/");
+			strncat(p_path, name, sizeof(p_path) - strlen(p_path) - 1);
+			copy_fixture("blob.bin", p_path);
+			assert_vouch_ok(request(t, "signature none\n", name, &res));
+			/* A required signature is missing, not an error of its name. */
+			assert_vouch_err(request(t, "", name, &res), -EPERM);
+			p = tree_policy(t, "signature none\n");
+			assert_vouch_ok(vouch_fw_request_file(p, p_path, NULL, &blob, &res));
+			vouch_fw_blob_free(&blob);
+			vouch_fw_policy_free(p);
+			unlink(p_path);
+		}
+	}
+	vouch_fw_no_openat2 = 0;
 }
 
 static void test_request_symlinks(void **state)
@@ -851,9 +1195,12 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_api_errors),
 		cmocka_unit_test(test_malformed_policies),
 		cmocka_unit_test(test_policy_file),
+		cmocka_unit_test(test_appended_reencoded),
+		cmocka_unit_test(test_regdb_unspecified),
 		cmocka_unit_test_setup_teardown(test_request_found, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_request_order, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_request_names, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_request_long_names, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_request_symlinks, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_request_without_openat2, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_request_special_files, tree_setup, tree_teardown),

@@ -78,20 +78,32 @@ static int parse_args(int argc, char **argv, struct args *a)
 	return 0;
 }
 
-static void json_string(const char *s)
-{
-	putchar('"');
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
+/*
+ * Names, subjects, rules and reasons may hold any byte (a name is whatever
+ * the caller passed; a subject or rule comes from input), so every one is
+ * escaped wherever it is printed: a newline or a terminal escape must
+ * never forge a line or a verdict.
+ */
 
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
+/* Big enough for any name, path, subject, rule or reason, escaped. */
+#define SHOWN_MAX TOOL_ESCAPED_MAX
+
+/* For the stderr line: '\\' and bytes outside printable ASCII as \xHH, as
+ * in the audit line. */
+static const char *shown(char out[SHOWN_MAX], const char *s)
+{
+	return tool_escape(s ? s : "", out, SHOWN_MAX);
+}
+
+static void hex(char *out, const uint8_t *p, size_t len)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < len; i++) {
+		out[2 * i] = digits[p[i] >> 4];
+		out[2 * i + 1] = digits[p[i] & 15];
 	}
-	putchar('"');
+	out[2 * len] = '\0';
 }
 
 static const char *verdict_word(const struct vouch_fw_result *r)
@@ -104,38 +116,66 @@ static const char *verdict_word(const struct vouch_fw_result *r)
 static void print_json(const char *name, const struct vouch_fw_result *r)
 {
 	fputs("{\"name\":", stdout);
-	json_string(name);
+	tool_json_string(stdout, name);
 	printf(",\"verdict\":\"%s\",\"exit\":%d,\"would_exit\":%d,\"reason\":", verdict_word(r),
 	       tool_exit_code(r->rc), tool_exit_code(r->verdict));
-	json_string(r->reason);
+	tool_json_string(stdout, r->reason);
 	fputs(",\"rule\":", stdout);
-	json_string(r->rule);
+	tool_json_string(stdout, r->rule);
 	fputs(",\"signers\":[", stdout);
 	if (r->signer[0])
-		json_string(r->signer);
+		tool_json_string(stdout, r->signer);
 	printf("],\"size\":%zu,\"path\":", r->size);
-	json_string(r->path);
+	tool_json_string(stdout, r->path);
+	/* "digest" is what allow and deny entries name: the signed part's. */
 	if (r->has_sha256) {
-		fputs(",\"digest\":{\"alg\":\"sha256\",\"hex\":\"", stdout);
+		printf(",\"signed_size\":%zu,\"digest\":{\"alg\":\"sha256\",\"covers\":\"%s\",\"hex\":\"",
+		       r->signed_size, r->has_file_sha256 ? "signed part" : "file");
 		tool_print_hex(stdout, r->sha256, sizeof(r->sha256));
+		fputs("\"}", stdout);
+	}
+	if (r->has_file_sha256) {
+		fputs(",\"file_digest\":{\"alg\":\"sha256\",\"covers\":\"file\",\"hex\":\"", stdout);
+		tool_print_hex(stdout, r->file_sha256, sizeof(r->file_sha256));
 		fputs("\"}", stdout);
 	}
 	fputs("}\n", stdout);
 }
 
-/* The stderr line: one per refusal (or would-be refusal), one per acceptance. */
+/*
+ * The stderr line: one per refusal (or would-be refusal), one per
+ * acceptance, ending with the digest as a deny or allow entry names it
+ * ("sha256:HEX", of the signed part) and, for an appended signature, the
+ * whole file's, labelled.
+ */
 static void print_line(const struct args *a, const char *name, const struct vouch_fw_result *r)
 {
+	char n[SHOWN_MAX], why[SHOWN_MAX], rule[SHOWN_MAX], signer[SHOWN_MAX];
+	char digest[4 * VOUCH_SHA256_LEN + 64] = "", d1[2 * VOUCH_SHA256_LEN + 1],
+	     d2[2 * VOUCH_SHA256_LEN + 1];
+
 	if (a->quiet)
 		return;
+	if (r->has_sha256) {
+		hex(d1, r->sha256, sizeof(r->sha256));
+		if (r->has_file_sha256) {
+			hex(d2, r->file_sha256, sizeof(r->file_sha256));
+			snprintf(digest, sizeof(digest), "; signed part sha256:%s, whole file sha256:%s",
+				 d1, d2);
+		} else {
+			snprintf(digest, sizeof(digest), "; sha256:%s", d1);
+		}
+	}
+	shown(n, name);
+	shown(why, r->reason);
 	if (r->verdict == 0)
-		fprintf(stderr, "%s: %s: accepted: %s%s%s\n", prog, name, r->reason,
-			r->signer[0] ? " by " : "", r->signer);
+		fprintf(stderr, "%s: %s: accepted: %s%s%s%s\n", prog, n, why,
+			r->signer[0] ? " by " : "", shown(signer, r->signer), digest);
 	else
-		tool_error(prog, "%s: %s: %s (%s)%s%s%s", name,
-			   r->rc == 0 ? "would be refused" : "refused", r->reason,
-			   vouch_strerror(r->verdict), r->rule[0] ? " [" : "", r->rule,
-			   r->rule[0] ? "]" : "");
+		tool_error(prog, "%s: %s: %s (%s)%s%s%s%s", n,
+			   r->rc == 0 ? "would be refused" : "refused", why,
+			   vouch_strerror(r->verdict), r->rule[0] ? " [" : "", shown(rule, r->rule),
+			   r->rule[0] ? "]" : "", digest);
 }
 
 static int check_one(const struct args *a, const struct vouch_fw_policy *p, const char *name)
@@ -175,7 +215,9 @@ static int load_policy(const struct args *a, struct vouch_fw_policy **out,
 	if (rc == 0)
 		rc = vouch_fw_policy_new(out);
 	if (rc == 0 && (rc = vouch_fw_policy_load(*out, a->policy, err, sizeof(err))) != 0) {
-		tool_error(prog, "%s", err);
+		char line[SHOWN_MAX];
+
+		tool_error(prog, "%s", shown(line, err));
 		return rc == -EBADMSG ? EXIT_USAGE : tool_exit_code(rc);
 	}
 	if (rc == 0)
@@ -185,7 +227,9 @@ static int load_policy(const struct args *a, struct vouch_fw_policy **out,
 	if (rc == 0)
 		rc = vouch_fw_policy_finish(*out);
 	if (rc) {
-		tool_error(prog, "%s: %s", a->policy, vouch_strerror(rc));
+		char path[SHOWN_MAX];
+
+		tool_error(prog, "%s: %s", shown(path, a->policy), vouch_strerror(rc));
 		return tool_exit_code(rc);
 	}
 	return 0;

@@ -14,16 +14,33 @@
 
 #include <vouch/vouch.h>
 
+/* Names and paths come from the caller and the tree: every byte outside
+ * printable ASCII (and '\\') is printed as \xHH, so none forges a line. */
+static void put_escaped(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c >= 0x7f || c == '\\')
+			fprintf(out, "\\x%02x", c);
+		else
+			fputc(c, out);
+	}
+}
+
 /* Where a real loader would write to the device's loading interface. */
 static void load_into_device(const char *name, const struct vouch_fw_blob *blob)
 {
-	printf("%s: loaded %zu bytes from %s\n", name, blob->size, blob->path);
+	put_escaped(stdout, name);
+	printf(": loaded %zu bytes from ", blob->size);
+	put_escaped(stdout, blob->path);
+	putchar('\n');
 }
 
 int main(int argc, char **argv)
 {
 	struct vouch_fw_policy *p;
-	char err[512];
+	char err[512] = "";
 	int first = 2, failed = 0;
 
 	if (argc < 3) {
@@ -31,7 +48,9 @@ int main(int argc, char **argv)
 		return 64;
 	}
 	if (vouch_fw_policy_new(&p) != 0 || vouch_fw_policy_load(p, argv[1], err, sizeof(err)) != 0) {
-		fprintf(stderr, "fwload: %s\n", err);
+		fputs("fwload: ", stderr);
+		put_escaped(stderr, err);
+		fputc('\n', stderr);
 		vouch_fw_policy_free(p);
 		return 1;
 	}
@@ -41,7 +60,9 @@ int main(int argc, char **argv)
 		first = 3;
 	}
 	if (failed || vouch_fw_policy_finish(p) != 0) {
-		fprintf(stderr, "fwload: %s: unusable policy\n", argv[1]);
+		fputs("fwload: ", stderr);
+		put_escaped(stderr, argv[1]);
+		fputs(": unusable policy\n", stderr);
 		vouch_fw_policy_free(p);
 		return 1;
 	}
@@ -53,8 +74,11 @@ int main(int argc, char **argv)
 		if (rc == 0) {
 			load_into_device(argv[i], &blob);
 		} else {
-			fprintf(stderr, "fwload: %s: not loaded: %s (%s)\n", argv[i], res.reason,
-				vouch_strerror(rc));
+			fputs("fwload: ", stderr);
+			put_escaped(stderr, argv[i]);
+			fputs(": not loaded: ", stderr);
+			put_escaped(stderr, res.reason);
+			fprintf(stderr, " (%s)\n", vouch_strerror(rc));
 			failed = 1;
 		}
 		vouch_fw_blob_free(&blob);

@@ -307,22 +307,6 @@ static int parse_args(int argc, char **argv, struct args *a)
 
 /* ---- Output ---- */
 
-static void json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
 static const char *errno_name(int rc)
 {
 	static const struct { int rc; const char *name; } names[] = {
@@ -343,7 +327,7 @@ static void json_name(FILE *out, const struct vouch_x509_cert *c, const struct v
 	char line[1024];
 
 	vouch_x509_name_format(c, n, line, sizeof(line));
-	json_string(out, line);
+	tool_json_string(out, line);
 }
 
 static const char *scheme_name(int scheme)
@@ -363,7 +347,7 @@ static const char *scheme_name(int scheme)
 static void json_signer(FILE *out, const struct vouch_verify_signer *s)
 {
 	fprintf(out, "{\"errno\":\"%s\",\"rule\":", errno_name(s->rc));
-	json_string(out, s->rule ? s->rule : "");
+	tool_json_string(out, s->rule ? s->rule : "");
 	fprintf(out, ",\"digest\":\"%s\",\"signature\":\"%s\",\"trusted\":%s",
 		s->digest_alg ? s->digest_alg->name : "unknown", scheme_name(s->scheme),
 		s->trusted ? "true" : "false");
@@ -391,7 +375,7 @@ static void print_json(int rc, const char *reason, const struct vouch_verify_res
 {
 	printf("{\"verdict\":\"%s\",\"errno\":\"%s\",\"exit\":%d,\"reason\":",
 	       rc == 0 ? "accepted" : "refused", errno_name(rc), tool_exit_code(rc));
-	json_string(stdout, reason);
+	tool_json_string(stdout, reason);
 	fputs(",\"signers\":[", stdout);
 	for (size_t i = 0; res && i < res->signer_count; i++) {
 		if (i)

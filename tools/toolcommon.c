@@ -29,6 +29,7 @@ int tool_exit_code(int err)
 	case -ENOPKG:
 		return EXIT_UNSUPPORTED;
 	case -EINVAL:
+	case -ENAMETOOLONG:     /* a name that cannot exist */
 		return EXIT_USAGE;
 	case -ENOENT:
 	case -EACCES:
@@ -71,6 +72,22 @@ const char *tool_escape(const char *s, char *out, size_t size)
 	}
 	out[n] = '\0';
 	return out;
+}
+
+void tool_json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
 }
 
 void tool_print_hex(FILE *out, const uint8_t *p, size_t len)

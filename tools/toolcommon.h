@@ -38,6 +38,13 @@ void tool_error(const char *prog, const char *fmt, ...)
  */
 const char *tool_escape(const char *s, char *out, size_t size);
 
+/*
+ * Write @s to @out as a JSON string: printable ASCII as is, '"' and '\\'
+ * escaped, every other byte as \u00HH (its value), so that the output is
+ * always valid JSON whatever the input's bytes, and they can be recovered.
+ */
+void tool_json_string(FILE *out, const char *s);
+
 /* The size of a buffer that holds any path escaped by tool_escape(). */
 #define TOOL_ESCAPED_MAX (4 * 4096 + 1)
 

@@ -22,6 +22,7 @@ static const struct {
 	{ -EPERM,        "refused by policy" },
 	{ -ENOKEY,       "no trusted key: no chain to the keyring, or signer certificate not found" },
 	{ -EINVAL,       "invalid argument" },
+	{ -ENAMETOOLONG, "name too long: no such file can exist" },
 	{ -ENOMEM,       "out of memory" },
 	{ -ETIMEDOUT,    "sandbox worker timed out" },
 	{ -ECHILD,       "sandbox worker failed: not started, died or sent an invalid reply" },

@@ -23,7 +23,7 @@ const char *vouch_fw_errno_name(int rc)
 		{ -EKEYEXPIRED, "EKEYEXPIRED" }, { -EPERM, "EPERM" }, { -ENOKEY, "ENOKEY" },
 		{ -EINVAL, "EINVAL" }, { -ENOMEM, "ENOMEM" }, { -ENOENT, "ENOENT" },
 		{ -EACCES, "EACCES" }, { -EIO, "EIO" }, { -ETIMEDOUT, "ETIMEDOUT" },
-		{ -ECHILD, "ECHILD" }, { -ENODATA, "ENODATA" },
+		{ -ECHILD, "ECHILD" }, { -ENODATA, "ENODATA" }, { -ENAMETOOLONG, "ENAMETOOLONG" },
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -101,6 +101,10 @@ size_t vouch_fw_audit_format(const char *name, const struct vouch_fw_result *res
 		put_hex(out, len, &pos, res->sha256, sizeof(res->sha256));
 	else
 		put(out, len, &pos, "-", 1);
+	if (res->has_file_sha256) {
+		put(out, len, &pos, " file_sha256=", 13);
+		put_hex(out, len, &pos, res->file_sha256, sizeof(res->file_sha256));
+	}
 	snprintf(num, sizeof(num), " verdict=%s errno=%s rule=", verdict_word(res),
 		 vouch_fw_errno_name(res->verdict));
 	put(out, len, &pos, num, strlen(num));

@@ -246,18 +246,27 @@ static void collect_signature(struct job *j)
 		j->sig_rc = sig_collect(&j->pending, &j->parsed);
 }
 
-static int entry_matches(const struct job *j, const struct fw_entry *e)
+/*
+ * An entry names the digest of the signed part (content_len bytes: all of
+ * the blob, or what precedes an appended signature), which no re-encoding
+ * of the signature changes. A deny entry also matches the whole file, so
+ * that an entry made from a whole file's digest still refuses it.
+ */
+static int entry_matches(const struct job *j, const struct fw_entry *e, int also_whole)
 {
-	const uint8_t *d = digest_of(&j->d, e->alg, 0);
+	const uint8_t *d = digest_of(&j->d, e->alg, 1);
+	const uint8_t *w = digest_of(&j->d, e->alg, 0);
 
-	return d && !memcmp(d, e->digest, e->alg->digest_len) &&
+	return d && (!memcmp(d, e->digest, e->alg->digest_len) ||
+		     (also_whole && !memcmp(w, e->digest, e->alg->digest_len))) &&
 	       (!e->name || fnmatch(e->name, j->name, FNM_PATHNAME) == 0);
 }
 
-static const struct fw_entry *list_find(const struct job *j, const struct fw_list *l)
+static const struct fw_entry *list_find(const struct job *j, const struct fw_list *l,
+					int also_whole)
 {
 	for (size_t i = 0; i < l->n; i++)
-		if (entry_matches(j, &l->v[i]))
+		if (entry_matches(j, &l->v[i], also_whole))
 			return &l->v[i];
 	return NULL;
 }
@@ -275,8 +284,9 @@ static int verify(struct job *j, const struct vouch_hash_alg *alg)
 {
 	const struct fw_rule *r = j->rule;
 	struct vouch_verify_opts opts = {
-		.usage = r->sig_form == VOUCH_FW_SIG_APPENDED ? VOUCH_USAGE_MODULE
-							      : VOUCH_USAGE_FIRMWARE,
+		.usage = r->usage != FW_USAGE_AUTO ? r->usage
+			 : r->sig_form == VOUCH_FW_SIG_APPENDED ? VOUCH_USAGE_MODULE
+								 : VOUCH_USAGE_FIRMWARE,
 		.purpose = r->purpose,
 		.flags = (r->hashes & VOUCH_FW_HASH_SHA1) ? VOUCH_VERIFY_ALLOW_SHA1 : 0,
 	};
@@ -330,17 +340,24 @@ static int judge(struct job *j, const uint8_t *sig, size_t sig_len)
 		want_alg(&j->d, alg);
 		hash_blob(&j->d, first, j->buf, j->size, j->content_len);
 	}
-	memcpy(j->res->sha256, digest_of(&j->d, &vouch_sha256_alg, 0), VOUCH_SHA256_LEN);
+	/* The digests reported are those the lists compare: of the signed part. */
+	j->res->signed_size = j->content_len;
+	memcpy(j->res->sha256, digest_of(&j->d, &vouch_sha256_alg, 1), VOUCH_SHA256_LEN);
 	j->res->has_sha256 = 1;
 	if (j->p->need_sha384) {
-		memcpy(j->res->sha384, digest_of(&j->d, &vouch_sha384_alg, 0), VOUCH_SHA384_LEN);
+		memcpy(j->res->sha384, digest_of(&j->d, &vouch_sha384_alg, 1), VOUCH_SHA384_LEN);
 		j->res->has_sha384 = 1;
 	}
+	if (j->content_len != j->size) {
+		memcpy(j->res->file_sha256, digest_of(&j->d, &vouch_sha256_alg, 0),
+		       VOUCH_SHA256_LEN);
+		j->res->has_file_sha256 = 1;
+	}
 	/* The content deny list is decisive, whatever a signature says. */
-	if ((e = list_find(j, &j->p->deny)) != NULL)
+	if ((e = list_find(j, &j->p->deny, 1)) != NULL)
 		return decide(j, -EKEYREVOKED, "the blob's digest is on the deny list", e->label);
 	/* An allow-listed digest stands in for a signature, as IMA appraisal. */
-	if ((e = list_find(j, &j->p->allow)) != NULL)
+	if ((e = list_find(j, &j->p->allow, 0)) != NULL)
 		return decide(j, 0, "the blob's digest is on the allow list", e->label);
 	if (j->sig_rc == -ENODATA)
 		return r->sig_form == VOUCH_FW_SIG_NONE

@@ -28,7 +28,11 @@ struct fw_rule {
 	unsigned hashes;             /* VOUCH_FW_HASH_* */
 	unsigned sigalgs;            /* VOUCH_FW_SIGALG_* */
 	int purpose;                 /* enum vouch_verify_purpose */
+	int usage;                   /* enum vouch_verify_usage, or FW_USAGE_AUTO */
 };
+
+/* A rule's usage when none was set: firmware for detached, module for appended. */
+#define FW_USAGE_AUTO (-1)
 
 /* An allow- or deny-list entry. */
 struct fw_entry {

@@ -36,6 +36,7 @@ static void rule_defaults(struct fw_rule *r)
 	r->hashes = VOUCH_FW_HASH_SHA256 | VOUCH_FW_HASH_SHA384 | VOUCH_FW_HASH_SHA512;
 	r->sigalgs = VOUCH_FW_SIGALG_RSA_PKCS1 | VOUCH_FW_SIGALG_RSA_PSS | VOUCH_FW_SIGALG_ECDSA;
 	r->purpose = VOUCH_PURPOSE_ANY;
+	r->usage = FW_USAGE_AUTO;
 }
 
 /* see vouch/fw.h */
@@ -191,6 +192,16 @@ int vouch_fw_policy_set_purpose(struct vouch_fw_policy *p, int purpose)
 	if (!building(p) || (purpose != VOUCH_PURPOSE_ANY && purpose != VOUCH_PURPOSE_CODESIGN))
 		return -EINVAL;
 	current(p)->purpose = purpose;
+	return 0;
+}
+
+/* see vouch/fw.h */
+int vouch_fw_policy_set_usage(struct vouch_fw_policy *p, int usage)
+{
+	if (!building(p) || (usage != FW_USAGE_AUTO && usage != VOUCH_USAGE_MODULE &&
+			     usage != VOUCH_USAGE_FIRMWARE && usage != VOUCH_USAGE_UNSPECIFIED))
+		return -EINVAL;
+	current(p)->usage = usage;
 	return 0;
 }
 
@@ -520,6 +531,21 @@ static int do_signature(struct reader *r, char **w, size_t n)
 	return vouch_fw_policy_set_signature(r->p, form);
 }
 
+static int do_usage(struct reader *r, char **w, size_t n)
+{
+	static const char *const names[] = { "firmware", "module", "unspecified" };
+	static const int usages[] = { VOUCH_USAGE_FIRMWARE, VOUCH_USAGE_MODULE,
+				      VOUCH_USAGE_UNSPECIFIED };
+	int rc = want_args(r, w, n, 1, 1), v;
+
+	if (rc)
+		return rc;
+	v = LOOKUP(w[1], names);
+	if (v < 0)
+		return fail(r, -EBADMSG, "usage: firmware, module or unspecified");
+	return vouch_fw_policy_set_usage(r->p, usages[v]);
+}
+
 static int do_max_size(struct reader *r, char **w, size_t n)
 {
 	size_t max;
@@ -622,6 +648,8 @@ static int do_line(struct reader *r, char **w, size_t n)
 		return do_signature(r, w, n);
 	if (!strcmp(d, "max-size"))
 		return do_max_size(r, w, n);
+	if (!strcmp(d, "usage"))
+		return do_usage(r, w, n);
 	if (!strcmp(d, "hash") || !strcmp(d, "signature-alg"))
 		return do_algorithms(r, w, n, d[0] == 'h');
 	if (!strcmp(d, "purpose") || !strcmp(d, "mode") || !strcmp(d, "audit"))

@@ -41,10 +41,12 @@
 int vouch_fw_name_check(const char *name, size_t len)
 {
 	size_t start = 0;
+	int too_long = len > VOUCH_FW_NAME_MAX;
 
-	if (!name || len == 0 || len > VOUCH_FW_NAME_MAX || name[0] == '/' ||
-	    memchr(name, '\0', len))
+	if (!name || len == 0 || name[0] == '/' || (!too_long && memchr(name, '\0', len)))
 		return -EINVAL;
+	if (too_long)
+		return -ENAMETOOLONG;
 	for (size_t i = 0; i <= len; i++) {
 		if (i < len && name[i] != '/')
 			continue;
@@ -54,6 +56,8 @@ int vouch_fw_name_check(const char *name, size_t len)
 		if (n == 0 || (n == 1 && name[start] == '.') ||
 		    (n == 2 && name[start] == '.' && name[start + 1] == '.'))
 			return -EINVAL;
+		if (n > NAME_MAX)      /* no file system has such a component */
+			return -ENAMETOOLONG;
 		start = i + 1;
 	}
 	return 0;
@@ -301,6 +305,8 @@ static const char *io_reason(int rc)
 		return "larger than the rule's max-size";
 	case -EIO:
 		return "the file changed while it was read";
+	case -ENAMETOOLONG:
+		return "the name is too long to exist";
 	default:
 		return "the file cannot be read";
 	}
@@ -351,7 +357,8 @@ static int try_dir(int rootfd, const char *dir, const char *name, size_t max, st
 	snprintf(sig_name, sizeof(sig_name), "%s.p7s", name);
 	sig_fd = open_beneath(rootfd, dirfd, dir, sig_name);
 	close(dirfd);
-	if (sig_fd < 0 && sig_fd != -ENOENT) {
+	/* NAME.p7s is optional: one whose name is too long to exist is absent. */
+	if (sig_fd < 0 && sig_fd != -ENOENT && sig_fd != -ENAMETOOLONG) {
 		close(fd);
 		return sig_fd;
 	}
@@ -434,8 +441,11 @@ int vouch_fw_request(const struct vouch_fw_policy *p, const char *name, struct v
 		res = &local;
 	if ((rc = start(p, name, out, res)) != 0)
 		return rc;
-	if (vouch_fw_name_check(name, strlen(name)) != 0)
-		return early(p, name, res, -EINVAL, "the name is absolute, empty or has '..'");
+	rc = vouch_fw_name_check(name, strlen(name));
+	if (rc == -ENAMETOOLONG)
+		return early(p, name, res, rc, "the name or one of its components is too long");
+	if (rc)
+		return early(p, name, res, rc, "the name is absolute, empty or has '..'");
 	rootfd = open(p->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (rootfd < 0)
 		return early(p, name, res, -errno, "the firmware root cannot be opened");
@@ -484,13 +494,17 @@ int vouch_fw_request_file(const struct vouch_fw_policy *p, const char *path, con
 		default_name(p, path, fallback, sizeof(fallback));
 		name = fallback;
 	}
-	if ((size_t)snprintf(sig_path, sizeof(sig_path), "%s.p7s", path) >= sizeof(sig_path))
-		return early(p, name, res, -ENAMETOOLONG, io_reason(-ENAMETOOLONG));
 	fd = open(path, FILE_FLAGS);
-	if (fd < 0)
-		return early(p, name, res, -errno, io_reason(-errno));
-	sig_fd = open(sig_path, FILE_FLAGS);
-	if (sig_fd < 0 && errno != ENOENT) {
+	if (fd < 0) {
+		rc = -errno;
+		return early(p, name, res, rc, io_reason(rc));
+	}
+	/* PATH.p7s is optional: one whose path is too long to exist is absent. */
+	sig_fd = -1;
+	errno = ENAMETOOLONG;
+	if ((size_t)snprintf(sig_path, sizeof(sig_path), "%s.p7s", path) < sizeof(sig_path))
+		sig_fd = open(sig_path, FILE_FLAGS);
+	if (sig_fd < 0 && errno != ENOENT && errno != ENAMETOOLONG) {
 		rc = -errno;
 		close(fd);
 		return early(p, name, res, rc, io_reason(rc));

@@ -459,6 +459,15 @@ static int check_usage(const struct run *r, const struct vouch_pkcs7_signer *s,
 			return decide(out, -EKEYREJECTED,
 				      "smimeCapabilities is not allowed in firmware signatures");
 		return 0;
+	case VOUCH_USAGE_UNSPECIFIED:
+		/* The kernel checks only the content type here; its parser refuses
+		 * smimeCapabilities in every message that is not Authenticode. */
+		if (!is_data)
+			return decide(out, -EKEYREJECTED, "unspecified signatures are id-data");
+		if (s->smime_caps_count)
+			return decide(out, -EKEYREJECTED,
+				      "smimeCapabilities is not allowed outside Authenticode");
+		return 0;
 	default:
 		return 0;
 	}

@@ -76,8 +76,8 @@ struct vouch_sandbox;
 /** Which signature a rule requires. */
 enum vouch_fw_sig_form {
 	VOUCH_FW_SIG_NONE = 0,      /**< no signature required (one given is still checked) */
-	VOUCH_FW_SIG_DETACHED = 1,  /**< a detached PKCS#7 NAME.p7s (usage firmware) */
-	VOUCH_FW_SIG_APPENDED = 2,  /**< module-style, appended to the blob (usage module) */
+	VOUCH_FW_SIG_DETACHED = 1,  /**< a detached PKCS#7 NAME.p7s (usage firmware by default) */
+	VOUCH_FW_SIG_APPENDED = 2,  /**< module-style, appended to the blob (usage module by default) */
 };
 
 /** Enforce refuses; permissive returns 0 and reports what it would refuse. */
@@ -108,7 +108,17 @@ enum vouch_fw_audit {
 /** The longest firmware name, in bytes (without the NUL). */
 #define VOUCH_FW_NAME_MAX 1024
 
-/** Why a decision was taken. */
+/**
+ * Why a decision was taken.
+ *
+ * The digests are those of the signed part, the bytes a signature covers:
+ * the whole blob, except under a `signature appended` rule for a blob
+ * that carries one, where they cover the content before the appended
+ * PKCS#7 (as IMA's list of appended-signature files does). Allow and
+ * deny entries name these digests, so re-encoding an appended signature
+ * cannot move a blob off a list. The whole file's SHA-256 is reported
+ * apart (file_sha256) when it differs in extent.
+ */
 struct vouch_fw_result {
 	int rc;                 /**< the call's return value */
 	int verdict;            /**< what enforce mode returns: == rc unless permissive */
@@ -117,10 +127,13 @@ struct vouch_fw_result {
 	const char *rule;       /**< the policy entry that decided: "FILE:LINE: TEXT" (in the policy) */
 	char signer[256];       /**< the accepting signer's subject, or "" */
 	size_t size;            /**< the blob's size */
-	int has_sha256;         /**< sha256 holds the blob's digest */
+	size_t signed_size;     /**< the bytes the digests cover: size, or those before an appended signature */
+	int has_sha256;         /**< sha256 holds the signed part's digest */
 	uint8_t sha256[VOUCH_SHA256_LEN];
 	int has_sha384;
 	uint8_t sha384[VOUCH_SHA384_LEN];
+	int has_file_sha256;    /**< file_sha256 holds the whole file's digest (signed_size < size) */
+	uint8_t file_sha256[VOUCH_SHA256_LEN];
 	char path[512];         /**< vouch_fw_request(): the file found, or "" */
 };
 
@@ -234,8 +247,21 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_set_algorithms(struct vouch_f
 VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_set_purpose(struct vouch_fw_policy *p, int purpose);
 
 /**
- * Add an allow-list entry: a blob with this digest is accepted, signed or
- * not (unless deny-listed).
+ * Set the current block's usage: the attribute rules a signature must
+ * follow (vouch/verify.h). By default a detached signature is checked
+ * with VOUCH_USAGE_FIRMWARE (signed attributes required) and an appended
+ * one with VOUCH_USAGE_MODULE (none allowed); VOUCH_USAGE_UNSPECIFIED is
+ * the kernel's VERIFYING_UNSPECIFIED_SIGNATURE, as for regulatory.db.p7s
+ * (id-data, signed attributes optional).
+ * @param[in] usage  VOUCH_USAGE_FIRMWARE, _MODULE or _UNSPECIFIED, or -1
+ *                   for the default by signature form.
+ * @return -EINVAL for another usage or a finished policy; otherwise 0.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_set_usage(struct vouch_fw_policy *p, int usage);
+
+/**
+ * Add an allow-list entry: a blob whose signed part has this digest (see
+ * struct vouch_fw_result) is accepted, signed or not (unless deny-listed).
  * @param[in] alg     &vouch_sha256_alg or &vouch_sha384_alg.
  * @param[in] digest  alg->digest_len bytes.
  * @param[in] name    a glob the blob's name must match, or NULL for any.
@@ -249,7 +275,8 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_add_allow(struct vouch_fw_pol
 							     const char *label);
 
 /**
- * Add a deny-list entry: a blob with this digest is refused, -EKEYREVOKED.
+ * Add a deny-list entry: a blob whose signed part has this digest is
+ * refused, -EKEYREVOKED; so is one whose whole file has it.
  * @return as vouch_fw_policy_add_allow().
  */
 VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_add_deny(struct vouch_fw_policy *p,
@@ -316,10 +343,13 @@ VOUCH_EXPORT int vouch_fw_policy_mode(const struct vouch_fw_policy *p);
 
 /**
  * Check a firmware name: not empty, not absolute, at most
- * VOUCH_FW_NAME_MAX bytes, no NUL inside, no empty, "." or ".." component.
+ * VOUCH_FW_NAME_MAX bytes, no NUL inside, no empty, "." or ".." component,
+ * no component longer than NAME_MAX (255) bytes.
  * @param[in] name  the name (need not be NUL-terminated).
  * @param[in] len   its length.
- * @return -EINVAL if refused; otherwise 0.
+ * @return -EINVAL for NULL, an empty, absolute or NUL-holding name or a
+ *         bad component; -ENAMETOOLONG for a name that cannot exist (longer
+ *         than VOUCH_FW_NAME_MAX, or a component over NAME_MAX); otherwise 0.
  */
 VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_name_check(const char *name, size_t len);
 
@@ -380,13 +410,16 @@ struct vouch_fw_blob {
  * same real-path check decides.
  * Only regular files are read (opened O_NONBLOCK, so a FIFO cannot
  * block), up to the rule's size limit, and the file must not change size
- * while read. NAME.p7s beside the blob is its detached signature.
+ * while read. NAME.p7s beside the blob is its detached signature; one that
+ * cannot exist because its name would be too long (a last component of
+ * 252 to 255 bytes) is absent, as a missing one is.
  *
  * @param[in]  p     a finished policy.
  * @param[in]  name  the firmware name (vouch_fw_name_check()).
  * @param[out] out   the blob, only when accepted; zeroed otherwise.
  * @param[out] res   why (may be NULL).
  * @return 0 if accepted; -EINVAL for a refused name or NULL arguments;
+ *         -ENAMETOOLONG for a name that cannot exist (vouch_fw_name_check());
  *         -ENOENT if no directory has it; -EPERM for a file outside the
  *         tree or not a regular file; -E2BIG over the size limit; -EIO if
  *         the file changed while read; another -errno if unreadable; the
@@ -405,7 +438,8 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_request(const struct vouch_fw_policy
  * @p name.
  * @param[in] path  the file.
  * @param[in] name  the name the policy sees, or NULL for the base name.
- * @return as vouch_fw_request(), with no tree to escape.
+ * @return as vouch_fw_request(), with no tree to escape (-ENAMETOOLONG for
+ *         a path the system refuses as too long).
  */
 VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_request_file(const struct vouch_fw_policy *p,
 							 const char *path, const char *name,
@@ -420,8 +454,11 @@ VOUCH_EXPORT void vouch_fw_blob_free(struct vouch_fw_blob *blob);
 
 /**
  * Format a result as the audit line: `name=NAME size=N sha256=HEX
- * verdict=accepted|refused|permissive errno=NAME rule="..." signer="..."
- * reason="..."` (control characters and quotes escaped).
+ * [file_sha256=HEX] verdict=accepted|refused|permissive errno=NAME
+ * rule="..." signer="..." reason="..."` (bytes outside printable ASCII,
+ * quotes and backslashes escaped as \xHH). sha256 is the signed part's
+ * digest, the one allow and deny entries name; file_sha256, the whole
+ * file's, only when the two differ in extent (an appended signature).
  * @param[in]  name  the name checked.
  * @param[in]  res   the result.
  * @param[out] out   the line, NUL-terminated, cut to @p len.

@@ -89,6 +89,9 @@ enum vouch_verify_usage {
 	VOUCH_USAGE_ANY = 0,        /**< id-data content, attributes allowed */
 	VOUCH_USAGE_MODULE = 1,     /**< kernel modules: detached id-data, no signed attributes */
 	VOUCH_USAGE_FIRMWARE = 2,   /**< firmware: signed attributes required, no smimeCapabilities */
+	/** The kernel's VERIFYING_UNSPECIFIED_SIGNATURE (e.g. regulatory.db): id-data
+	 *  content, signed attributes optional, no smimeCapabilities. */
+	VOUCH_USAGE_UNSPECIFIED = 3,
 };
 
 /** What the signer certificate must be allowed to do. */
