@@ -178,8 +178,10 @@ static void print_line(const struct args *a, const char *name, const struct vouc
 			   r->rule[0] ? "]" : "", digest);
 }
 
-static int check_one(const struct args *a, const struct vouch_fw_policy *p, const char *name)
+static int check_one(const struct args *a, const struct vouch_fw_policy *p,
+		     const struct vouch_sandbox *sb, const char *name)
 {
+	char worker[TOOL_ESCAPED_MAX + 256];
 	struct vouch_fw_blob blob;
 	struct vouch_fw_result res;
 	const char *shown;
@@ -189,6 +191,9 @@ static int check_one(const struct args *a, const struct vouch_fw_policy *p, cons
 		rc = vouch_fw_request_file(p, a->file, a->name, &blob, &res);
 	else
 		rc = vouch_fw_request(p, name, &blob, &res);
+	/* The sandbox's failures say what happened to the worker. */
+	if (sb && (res.verdict == -ECHILD || res.verdict == -ETIMEDOUT))
+		res.reason = tool_sandbox_reason(sb, res.verdict, worker, sizeof(worker));
 	shown = a->file ? (a->name ? a->name : a->file) : name;
 	if (a->json)
 		print_json(shown, &res);
@@ -210,8 +215,13 @@ static int load_policy(const struct args *a, struct vouch_fw_policy **out,
 	 * started first, so that its start overlaps the reading of the policy;
 	 * a failure to start shows again, and is reported, at the first check.
 	 */
-	if (!a->no_sandbox && (rc = vouch_sandbox_new(sb, NULL)) == 0)
-		vouch_sandbox_start(*sb);
+	if (!a->no_sandbox) {
+		struct vouch_sandbox_opts opts;
+
+		tool_sandbox_opts(&opts, 0);
+		if ((rc = vouch_sandbox_new(sb, &opts)) == 0)
+			vouch_sandbox_start(*sb);
+	}
 	if (rc == 0)
 		rc = vouch_fw_policy_new(out);
 	if (rc == 0 && (rc = vouch_fw_policy_load(*out, a->policy, err, sizeof(err))) != 0) {
@@ -251,10 +261,10 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	if (a.file) {
-		worst = check_one(&a, p, NULL);
+		worst = check_one(&a, p, sb, NULL);
 	} else {
 		for (int i = 0; i < a.count; i++) {
-			int code = check_one(&a, p, a.names[i]);
+			int code = check_one(&a, p, sb, a.names[i]);
 
 			worst = code > worst ? code : worst;
 		}

@@ -12,20 +12,19 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <errno.h>
+
 #include <vouch/vouch.h>
+
+#include "toolcommon.h"
 
 /* Names and paths come from the caller and the tree: every byte outside
  * printable ASCII (and '\\') is printed as \xHH, so none forges a line. */
 static void put_escaped(FILE *out, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	char shown[TOOL_ESCAPED_MAX];
 
-		if (c < 0x20 || c >= 0x7f || c == '\\')
-			fprintf(out, "\\x%02x", c);
-		else
-			fputc(c, out);
-	}
+	fputs(tool_escape(s, shown, sizeof(shown)), out);
 }
 
 /* Where a real loader would write to the device's loading interface. */
@@ -37,9 +36,24 @@ static void load_into_device(const char *name, const struct vouch_fw_blob *blob)
 	putchar('\n');
 }
 
+/*
+ * The sandbox the policy parses signatures in. A loader installed with
+ * vouch uses the library's default worker (under libexecdir); this one
+ * takes the tools' choice, so that it also runs from the build tree.
+ */
+static struct vouch_sandbox *make_sandbox(void)
+{
+	struct vouch_sandbox_opts opts;
+	struct vouch_sandbox *sb = NULL;
+
+	tool_sandbox_opts(&opts, 0);
+	return vouch_sandbox_new(&sb, &opts) == 0 ? sb : NULL;
+}
+
 int main(int argc, char **argv)
 {
 	struct vouch_fw_policy *p;
+	struct vouch_sandbox *sb;
 	char err[512] = "";
 	int first = 2, failed = 0;
 
@@ -59,11 +73,14 @@ int main(int argc, char **argv)
 			failed = 1;
 		first = 3;
 	}
-	if (failed || vouch_fw_policy_finish(p) != 0) {
+	sb = make_sandbox();
+	if (failed || !sb || vouch_fw_policy_set_sandbox(p, sb) != 0 ||
+	    vouch_fw_policy_finish(p) != 0) {
 		fputs("fwload: ", stderr);
 		put_escaped(stderr, argv[1]);
 		fputs(": unusable policy\n", stderr);
 		vouch_fw_policy_free(p);
+		vouch_sandbox_free(sb);
 		return 1;
 	}
 	for (int i = first; i < argc; i++) {
@@ -74,6 +91,10 @@ int main(int argc, char **argv)
 		if (rc == 0) {
 			load_into_device(argv[i], &blob);
 		} else {
+			char worker[TOOL_ESCAPED_MAX + 256];
+
+			if (rc == -ECHILD || rc == -ETIMEDOUT)
+				res.reason = tool_sandbox_reason(sb, rc, worker, sizeof(worker));
 			fputs("fwload: ", stderr);
 			put_escaped(stderr, argv[i]);
 			fputs(": not loaded: ", stderr);
@@ -84,5 +105,6 @@ int main(int argc, char **argv)
 		vouch_fw_blob_free(&blob);
 	}
 	vouch_fw_policy_free(p);
+	vouch_sandbox_free(sb);         /* after the policy, which borrows it */
 	return failed;
 }
