@@ -22,6 +22,8 @@ VOUCH_OID(OID_SIGNED_DATA, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x07, 0x02)
 VOUCH_OID(OID_ATTR_CONTENT_TYPE, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x03);
 VOUCH_OID(OID_ATTR_MESSAGE_DIGEST, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x04);
 VOUCH_OID(OID_ATTR_SIGNING_TIME, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x05);
+/* RFC 5652 §11.4: countersignature, 1.2.840.113549.1.9.6. */
+VOUCH_OID(OID_ATTR_COUNTERSIGNATURE, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x06);
 /* RFC 8551 §2.5.2: smimeCapabilities, 1.2.840.113549.1.9.15. */
 VOUCH_OID(OID_ATTR_SMIME_CAPS, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x0f);
 
@@ -69,24 +71,6 @@ static int read_set(const uint8_t *root, struct vouch_span tlv, struct vouch_spa
 	int rc = vouch_der_children(root, tlv, kids, max, count);
 
 	return rc == -E2BIG ? -EBADMSG : rc;
-}
-
-/* How many children a SET OF has, when only counted (unsigned attributes):
- * more than max is -EBADMSG. Each child takes two bytes at least, which
- * bounds the scratch list whatever the limit. */
-static int count_children(const uint8_t *root, struct vouch_span tlv, size_t max, size_t *count)
-{
-	size_t room = (max < tlv.len / 2 ? max : tlv.len / 2) + 1;
-	struct vouch_span *kids = calloc(room, sizeof(*kids));
-	int rc;
-
-	if (!kids)
-		return -ENOMEM;
-	rc = read_set(root, tlv, kids, room, count);
-	free(kids);
-	if (rc == 0 && *count > max)
-		rc = -EBADMSG;
-	return rc;
 }
 
 /* ---- The content ---- */
@@ -237,6 +221,10 @@ static int read_attribute(struct ctx *c, struct vouch_span attr, struct vouch_pk
 		rc = vouch_der_span_oid(c->root, kids[0], &oid);
 	if (rc)
 		return rc;
+	/* RFC 5652 §11.4: a countersignature MUST NOT be a signed attribute. */
+	if (vouch_der_span_eq(c->root, oid, OID_ATTR_COUNTERSIGNATURE,
+			      sizeof(OID_ATTR_COUNTERSIGNATURE)))
+		return -EBADMSG;
 	if (vouch_der_span_eq(c->root, oid, OID_ATTR_CONTENT_TYPE, sizeof(OID_ATTR_CONTENT_TYPE)))
 		return read_attr_values(c, kids[1], 0x06, &s->content_type_count,
 					&s->content_type, NULL);
@@ -284,6 +272,56 @@ static int read_signed_attrs(struct ctx *c, struct vouch_span tlv, struct vouch_
 	return rc;
 }
 
+/*
+ * One unsigned Attribute ::= SEQUENCE { attrType OID, attrValues SET OF ANY },
+ * BER like the rest of the message outside signedAttrs. Nothing in it is
+ * verified, so the attributes RFC 5652 §11.1-11.3 says MUST be signed
+ * (contentType, messageDigest, signingTime) are malformed here: a reader
+ * that looked for one in either set would take unverified bytes for signed
+ * ones (OpenSSL's bad_signtime_attr.cms).
+ */
+static int check_unsigned_attr(struct ctx *c, struct vouch_span attr)
+{
+	static const unsigned tags[2] = { 0x06, 0x31 };
+	struct vouch_span kids[2], oid;
+	int rc = c->root[attr.off] == 0x30 ? vouch_der_fields(c->root, attr, tags, 2, kids) : -EBADMSG;
+
+	if (rc == 0)
+		rc = vouch_der_span_oid(c->root, kids[0], &oid);
+	if (rc)
+		return rc;
+	if (vouch_der_span_eq(c->root, oid, OID_ATTR_CONTENT_TYPE, sizeof(OID_ATTR_CONTENT_TYPE)) ||
+	    vouch_der_span_eq(c->root, oid, OID_ATTR_MESSAGE_DIGEST, sizeof(OID_ATTR_MESSAGE_DIGEST)) ||
+	    vouch_der_span_eq(c->root, oid, OID_ATTR_SIGNING_TIME, sizeof(OID_ATTR_SIGNING_TIME)))
+		return -EBADMSG;
+	return 0;
+}
+
+/*
+ * unsignedAttrs [1] IMPLICIT SET SIZE (1..MAX) OF Attribute: each one's
+ * type checked; at most max_attrs with the signed ones (-EBADMSG beyond).
+ * Each child takes two bytes at least, which bounds the list whatever the
+ * limit.
+ */
+static int read_unsigned_attrs(struct ctx *c, struct vouch_span tlv, size_t signed_count)
+{
+	size_t max = c->limits->max_attrs;
+	size_t room = (max < tlv.len / 2 ? max : tlv.len / 2) + 1;
+	struct vouch_span *attrs = calloc(room, sizeof(*attrs));
+	size_t n = 0;
+	int rc;
+
+	if (!attrs)
+		return -ENOMEM;
+	rc = read_set(c->root, tlv, attrs, room, &n);
+	if (rc == 0 && (n == 0 || n > max || signed_count + n > max))
+		rc = -EBADMSG;                  /* SIZE (1..MAX), and the limit */
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		rc = check_unsigned_attr(c, attrs[i]);
+	free(attrs);
+	return rc;
+}
+
 /* sid and version agree (RFC 5652 §5.3), and v3 signers need SignedData v3. */
 static int read_sid(struct ctx *c, struct vouch_span sid, struct vouch_pkcs7_signer *s)
 {
@@ -328,7 +366,6 @@ static int read_signer(struct ctx *c, struct vouch_span whole, struct vouch_pkcs
 	static const unsigned tags[7] = { 0x02, 0, 0x30, 0xa0 | OPT, 0x30, 0, 0xa1 | OPT };
 	struct vouch_span f[7];
 	uint32_t version;
-	size_t n_unsigned = 0;
 	int rc = c->root[whole.off] == 0x30 ? vouch_der_fields(c->root, whole, tags, 7, f) : -EBADMSG;
 
 	if (rc == 0)
@@ -351,13 +388,10 @@ static int read_signer(struct ctx *c, struct vouch_span whole, struct vouch_pkcs
 		rc = vouch_der_span_content(c->root, f[5], &s->signature);
 	if (rc || f[6].len == 0)
 		return rc;
-	rc = count_children(c->root, f[6], c->limits->max_attrs, &n_unsigned);
-	if (rc)
-		return rc;
-	if (s->attr_count + n_unsigned > c->limits->max_attrs)
-		return -EBADMSG;
-	s->has_unsigned_attrs = 1;
-	return 0;
+	rc = read_unsigned_attrs(c, f[6], s->attr_count);
+	if (rc == 0)
+		s->has_unsigned_attrs = 1;
+	return rc;
 }
 
 static int read_signers(struct ctx *c, struct vouch_span set)

@@ -54,7 +54,7 @@ def fixtures(tool, data):
     expect(tool, ['--trust', os.path.join(p, 'ec-signer.pem'), '--content', content,
                   os.path.join(p, 'detached.der')], 2, 'untrusted signer')
     expect(tool, t + [os.path.join(data, 'verify', 'clone.der')], 2, 'cloned identifiers')
-    expect(tool, t + [os.path.join(p, 'certs-only.der')], 2, 'no signers')
+    expect(tool, t + [os.path.join(p, 'certs-only.der')], 3, 'no signers: malformed')
     expect(tool, t + ['/nonexistent.p7s'], 66, 'missing input')
     expect(tool, ['--bogus'], 64, 'unknown option')
     expect(tool, t + ['--usage', 'firmware', '--content', content,

@@ -152,6 +152,8 @@ static void test_signature_refusals(void **state)
 	assert_vouch_err(check("signature detached\n", "x", "blob.bin", "blob.bin.p7s", NULL),
 			 -ENOKEY);
 	assert_vouch_err(check(SIGNED, "x", "blob.bin", "blob.bin", NULL), -EBADMSG);
+	/* No signers (certificates only) is malformed, as for vouch_pkcs7_verify(). */
+	assert_vouch_err(check(SIGNED, "x", "blob.bin", "../pkcs7/certs-only.der", NULL), -EBADMSG);
 	assert_vouch_err(check(SIGNED, "x", "other.bin", "blob.bin.p7s", NULL), -EKEYREJECTED);
 	/* Not required, but present and bad: still refused. */
 	assert_vouch_err(check("keyring signer.pem\n", "x", "other.bin", "blob.bin.p7s", NULL),

@@ -19,6 +19,7 @@
 #include <vouch/pkcs7.h>
 
 #include "harness.h"
+#include "pkcs7_internal.h"
 
 static uint8_t *fixture(const char *name, size_t *len)
 {
@@ -233,6 +234,70 @@ static void test_limits(void **state)
 	vouch_pkcs7_free(NULL);
 }
 
+/*
+ * One message through both readers: vouch_pkcs7_parse() (the worker's)
+ * and the positional reader the sandbox's parent re-reads the message
+ * with (asn1/sandbox_reply.c), so that a rule holds whichever side runs.
+ */
+static void both_readers(const char *name, const struct vouch_pkcs7_limits *limits, int want)
+{
+	struct vouch_pkcs7_limits defaults;
+	struct vouch_pkcs7 *msg;
+	char path[256];
+	size_t len;
+	uint8_t *buf;
+	int rc;
+
+	snprintf(path, sizeof(path), "malformed/%s", name);
+	buf = vt_read_file(vt_data(path), &len);
+	if (!limits) {
+		vouch_pkcs7_limits_default(&defaults);
+		limits = &defaults;
+	}
+	rc = vouch_pkcs7_parse(&msg, buf, len, limits);
+	if (rc != want)
+		fail_msg("%s: vouch_pkcs7_parse() %d (%s), want %d", name, rc, vouch_strerror(rc), want);
+	if (rc == 0)
+		assert_true(msg->signers[0].has_unsigned_attrs);
+	vouch_pkcs7_free(msg);
+	msg = vouch_pkcs7_new_message(buf, len);
+	assert_non_null(msg);
+	rc = vouch_pkcs7_read_fields(msg, buf, len, limits, VOUCH_PKCS7_CERTS_WALK, NULL);
+	if (rc != want)
+		fail_msg("%s: the parent's reading %d (%s), want %d", name, rc, vouch_strerror(rc), want);
+	vouch_pkcs7_free(msg);
+	free(buf);
+}
+
+/*
+ * Issue 22 item 6: contentType, messageDigest and signingTime MUST be
+ * signed (RFC 5652 §11.1-11.3), a countersignature MUST NOT be (§11.4);
+ * unsignedAttrs is SET SIZE (1..MAX) OF Attribute. The messages are
+ * validly signed ones with the attributes added where nothing covers them.
+ */
+static void test_attribute_placement(void **state)
+{
+	static const char *const refused[] = {
+		"i22-unsigned-signing-time.der", "i22-unsigned-content-type.der",
+		"i22-unsigned-message-digest.der", "i22-unsigned-digest-no-signed.der",
+		"i22-unsigned-signing-time-indef.der", "i22-unsigned-empty.der",
+		"i22-unsigned-not-attribute.der", "i22-signed-countersignature.der",
+	};
+	struct vouch_pkcs7_limits l;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		both_readers(refused[i], NULL, -EBADMSG);
+	/* An unsigned countersignature is where it belongs; it still counts
+	 * against max_attrs with the three signed attributes. */
+	both_readers("i22-unsigned-countersignature.der", NULL, 0);
+	vouch_pkcs7_limits_default(&l);
+	l.max_attrs = 4;
+	both_readers("i22-unsigned-countersignature.der", &l, 0);
+	l.max_attrs = 3;
+	both_readers("i22-unsigned-countersignature.der", &l, -EBADMSG);
+}
+
 static void check_truncations(const char *name)
 {
 	size_t len;
@@ -354,6 +419,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_stream_ber),
 		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_attribute_placement),
 		cmocka_unit_test(test_truncations),
 		cmocka_unit_test(test_bit_flips),
 		cmocka_unit_test(test_module_split),

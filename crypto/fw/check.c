@@ -303,7 +303,10 @@ static int verify(struct job *j, const struct vouch_hash_alg *alg)
 	else if (alg)
 		rc = vouch_pkcs7_verify_digest(j->parsed.msg, alg, digest_of(&j->d, alg, 1),
 					       alg->digest_len, j->p->kr, &opts, v);
-	else
+	else if (j->parsed.msg->signer_count == 0) {
+		rc = -EBADMSG;          /* zero SignerInfos: malformed, as vouch_pkcs7_verify() */
+		v->rule = "no signers";
+	} else
 		rc = -ENOPKG;
 	if (rc) {
 		rc = decide(j, rc, v->rule ? v->rule : "no signer uses an accepted hash", r->label);

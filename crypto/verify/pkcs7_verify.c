@@ -623,8 +623,10 @@ static int verdict(const struct run *r, struct vouch_verify_result *res)
 	if (failure)
 		return failure;
 	if (res->signer_count == 0) {
+		/* DESIGN.md: zero SignerInfos is malformed (a certificates-only
+		 * message parses, for its certificates, but verifies nothing). */
 		res->rule = "no signers";
-		return -ENOKEY;
+		return -EBADMSG;
 	}
 	if (skipped == (int)res->signer_count) {
 		res->rule = "no signer with an implemented algorithm";
@@ -720,7 +722,7 @@ int vouch_pkcs7_verify(const struct vouch_pkcs7 *msg, const uint8_t *content, si
 		rc = -EINVAL;
 	/* Detached: the caller's bytes; attached: never the caller's too (N31).
 	 * Without signers there is nothing to check the content against: the
-	 * verdict is "no signers" (-ENOKEY, as the kernel's) either way. */
+	 * verdict is "no signers" (-EBADMSG) either way. */
 	if (rc == 0 && msg->signer_count && !msg->has_content && !content)
 		rc = -EINVAL;
 	/* Content given for a message with its own is only accepted if it is

@@ -10,8 +10,12 @@
  * SignerInfo: both signer identifiers, digest algorithm, the signedAttrs
  * element (its bytes, for the verifier to digest with the first octet
  * replaced by the SET tag 0x31) with contentType, messageDigest and
- * signingTime read and counted, signature algorithm and value,
- * unsignedAttrs tolerated. No crypto, no I/O, no policy: whether a
+ * signingTime read and counted, signature algorithm and value, and
+ * unsignedAttrs, whose attributes are only checked for their type:
+ * contentType, messageDigest and signingTime must be signed (RFC 5652
+ * §11.1-11.3), a countersignature must not be (§11.4). A message without
+ * SignerInfos (certificates only, a ".p7b" bundle) parses; verifying it
+ * is -EBADMSG (vouch/verify.h). No crypto, no I/O, no policy: whether a
  * message is acceptable is the verifier's question.
  *
  * Encoding: BER where real signers produce it (indefinite lengths and
@@ -85,7 +89,8 @@ struct vouch_pkcs7_signer {
 	unsigned smime_caps_count;      /**< smimeCapabilities attributes seen */
 	struct vouch_span sig_alg;      /**< signatureAlgorithm (whole element) */
 	struct vouch_span signature;    /**< the signature value's octets */
-	int has_unsigned_attrs;
+	int has_unsigned_attrs;         /**< unsignedAttrs present (none of the
+					      three signed-only types in it) */
 };
 
 /** A parsed SignedData message. */
@@ -130,8 +135,10 @@ VOUCH_EXPORT void vouch_pkcs7_limits_default(struct vouch_pkcs7_limits *limits);
  *         max_input; -EBADMSG if malformed (bad BER/DER, a wrong or
  *         missing field, SignedData version other than 1 or 3, a
  *         SignerInfo version that does not match its identifier, a
- *         certificate that does not parse, non-DER signedAttrs, more of
- *         anything than a limit); -ENOPKG if the content type is not
+ *         certificate that does not parse, non-DER signedAttrs, a
+ *         contentType, messageDigest or signingTime attribute among the
+ *         unsigned attributes, a countersignature among the signed ones,
+ *         an empty unsignedAttrs, more of anything than a limit); -ENOPKG if the content type is not
  *         signedData (EnvelopedData, ...); -ENOMEM; otherwise 0.
  */
 VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_pkcs7_parse(struct vouch_pkcs7 **out,

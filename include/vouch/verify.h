@@ -59,8 +59,9 @@
  *
  * Errors in descending priority, as DESIGN.md's table: -EINVAL (caller
  * mistakes, detached content missing or given for attached content),
- * -EBADMSG (malformed: attribute rules of RFC 5652, a missing signer
- * certificate field; a cap on signature checks or work exceeded), -ENOPKG, -EKEYREJECTED (a signature or digest does
+ * -EBADMSG (malformed: no SignerInfo at all, attribute rules of RFC
+ * 5652, a missing signer certificate field; a cap on signature checks or
+ * work exceeded), -ENOPKG, -EKEYREJECTED (a signature or digest does
  * not match; duplicated attributes; usage rules), -EKEYREVOKED (deny
  * list), -ENOKEY (no chain to the keyring, signer certificate not found),
  * -EKEYEXPIRED (validity, when checked), -EPERM (purpose, unknown critical

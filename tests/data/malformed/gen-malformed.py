@@ -1119,6 +1119,59 @@ def n30_exponents():
     case("n30-spki-rsa-e-2-33-minus-1.der", "spki", "0", "N30",
          "control: RSA-2048 with e = 2^33 - 1, the largest e within the bound",
          spki_with_e(lambda n: 2**33 - 1))
+# ---- Issue 22 item 6: attributes that must be signed, in the unsigned set ----
+
+OID_COUNTERSIGNATURE = "1.2.840.113549.1.9.6"
+
+
+def unsigned_attr_cases():
+    """RFC 5652 §11.1-11.3: contentType, messageDigest and signingTime MUST
+    be signed attributes; §11.4: a countersignature MUST NOT be. The
+    unsigned ones are added to a validly signed message, so the signature
+    still verifies: only their type says that nothing vouches for them.
+    OpenSSL's test/recipes/80-test_cms_data/bad_signtime_attr.cms is of
+    this kind (a signingTime outside the signed set)."""
+    def unsigned(*attrs):
+        def edit(m):
+            signer_of(m).kids.append(cons(0xA1, *attrs))
+        return edit
+
+    later = tlv(0x17, b"490101000000Z")                   # UTCTime 2049-01-01
+    p7_case("i22-unsigned-signing-time.der", "EBADMSG", "N13 i22.6",
+            "signingTime as an unsigned attribute (as bad_signtime_attr.cms), signed set intact",
+            unsigned(attr(OID_SIGNING_TIME, later)), base=DETACHED)
+    p7_case("i22-unsigned-content-type.der", "EBADMSG", "i22.6",
+            "contentType as an unsigned attribute, signed set intact",
+            unsigned(attr(OID_CONTENT_TYPE, oid(OID_DATA))), base=DETACHED)
+    p7_case("i22-unsigned-message-digest.der", "EBADMSG", "i22.6",
+            "messageDigest as an unsigned attribute, signed set intact",
+            unsigned(attr(OID_MESSAGE_DIGEST, tlv(0x04, bytes(32)))), base=DETACHED)
+    p7_case("i22-unsigned-digest-no-signed.der", "EBADMSG", "i22.6",
+            "contentType and messageDigest unsigned, on a signer without signedAttrs",
+            unsigned(attr(OID_CONTENT_TYPE, oid(OID_DATA)),
+                     attr(OID_MESSAGE_DIGEST, tlv(0x04, bytes(32)))))
+
+    def ber_unsigned(m):
+        inner = attr(OID_SIGNING_TIME, later)
+        body = b"\x30\x80" + b"".join(k.enc() for k in inner.kids) + b"\x00\x00"
+        signer_of(m).kids.append(raw(b"\xa1\x80" + body + b"\x00\x00"))
+    p7_case("i22-unsigned-signing-time-indef.der", "EBADMSG", "i22.6",
+            "the same in BER: indefinite-length unsignedAttrs and Attribute",
+            ber_unsigned, base=DETACHED)
+    p7_case("i22-unsigned-countersignature.der", "0", "i22.6",
+            "an unsigned countersignature (where it belongs): parses, signature intact",
+            unsigned(attr(OID_COUNTERSIGNATURE, seq())), base=DETACHED)
+    p7_case("i22-unsigned-empty.der", "EBADMSG", "i22.6",
+            "unsignedAttrs [1] {}: SET SIZE (1..MAX)", unsigned(), base=DETACHED)
+    p7_case("i22-unsigned-not-attribute.der", "EBADMSG", "i22.6",
+            "an unsigned attribute that is an INTEGER, not an Attribute",
+            unsigned(integer(1)), base=DETACHED)
+
+    def signed_countersignature(m):
+        attrs_of(signer_of(m)).kids.append(attr(OID_COUNTERSIGNATURE, seq()))
+    p7_case("i22-signed-countersignature.der", "EBADMSG", "i22.6",
+            "a countersignature among the signed attributes (RFC 5652 §11.4)",
+            signed_countersignature, base=DETACHED)
 
 
 def write():
@@ -1185,6 +1238,7 @@ def main():
     n33_modules()
     verify_level()
     n30_exponents()
+    unsigned_attr_cases()
     write()
 
 
