@@ -135,6 +135,21 @@ def main():
     if obj['digest']['covers'] != 'file' or 'sha256:' + obj['digest']['hex'] not in err:
         sys.exit('FAIL digest printed: %r %r' % (obj, err))
 
+    # A keyring with a certificate vouch cannot use beside the signer's: the
+    # signer still verifies, and the skipped one is named (issue 22 item 8).
+    with tempfile.TemporaryDirectory() as tmp:
+        ring = os.path.join(tmp, 'ring.pem')
+        fmt = os.path.join(os.path.dirname(data), 'format')
+        open(ring, 'wb').write(open(os.path.join(fmt, 'ed448.pem'), 'rb').read() +
+                               open(os.path.join(data, 'signer.pem'), 'rb').read() +
+                               open(os.path.join(fmt, 'trust-crl.pem'), 'rb').read())
+        pol = os.path.join(tmp, 'ring.policy')
+        open(pol, 'w').write('keyring %s\nsignature detached\n' % ring)
+        _, err = expect(tool, ['--policy', pol, '--root', tree, 'vouch/signed.bin'], 0,
+                        'keyring with an unusable certificate', 'accepted')
+        if 'item 1 (CERTIFICATE)' not in err or 'not supported' not in err or 'CRL' not in err:
+            sys.exit('FAIL keyring notices: %r' % err)
+
     # The example loader: accepted blobs loaded, the rest refused.
     code, out, err = run(loader, [policy, os.path.abspath(tree), 'vouch/signed.bin',
                                   'vouch/denied.bin'])

@@ -202,6 +202,13 @@ static int check_one(const struct args *a, const struct vouch_fw_policy *p,
 	return tool_exit_code(rc);
 }
 
+/* A certificate or block the policy's keyring skipped, said on stderr. */
+static void keyring_notice(void *ctx, const struct vouch_keyring_notice *n)
+{
+	(void)ctx;
+	tool_keyring_notice(prog, n);
+}
+
 /* The policy file, the command line's search settings, frozen. */
 static int load_policy(const struct args *a, struct vouch_fw_policy **out,
 		       struct vouch_sandbox **sb)
@@ -224,6 +231,8 @@ static int load_policy(const struct args *a, struct vouch_fw_policy **out,
 	}
 	if (rc == 0)
 		rc = vouch_fw_policy_new(out);
+	if (rc == 0 && !a->quiet)
+		rc = vouch_fw_policy_set_notice(*out, keyring_notice, NULL);
 	if (rc == 0 && (rc = vouch_fw_policy_load(*out, a->policy, err, sizeof(err))) != 0) {
 		char line[SHOWN_MAX];
 

@@ -448,22 +448,10 @@ static void release(struct inputs *in)
 /* A certificate or block the keyring skipped, said on stderr. */
 static void trust_notice(void *ctx, const struct vouch_keyring_notice *n)
 {
-	char name[TOOL_ESCAPED_MAX], label[64];
 	const struct inputs *in = ctx;
 
-	if (in->quiet)
-		return;
-	tool_escape(n->source ? n->source : "PEM text", name, sizeof(name));
-	if (n->item && n->label[0])
-		snprintf(label, sizeof(label), ": item %zu (%s)", n->item, n->label);
-	else if (n->item)
-		snprintf(label, sizeof(label), ": item %zu", n->item);
-	else
-		label[0] = '\0';
-	if (n->rc)
-		tool_error(prog, "%s%s: %s (%s)", name, label, n->reason, vouch_strerror(n->rc));
-	else
-		tool_error(prog, "%s%s: %s", name, label, n->reason);
+	if (!in->quiet)
+		tool_keyring_notice(prog, n);
 }
 
 /*

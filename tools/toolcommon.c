@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <vouch/error.h>
+
 #include "toolcommon.h"
 
 int tool_exit_code(int err)
@@ -162,4 +164,21 @@ const char *tool_sandbox_reason(const struct vouch_sandbox *sb, int rc, char *ou
 		snprintf(out, size, "the parse worker failed or sent an invalid reply");
 	}
 	return out;
+}
+
+void tool_keyring_notice(const char *prog, const struct vouch_keyring_notice *n)
+{
+	char name[TOOL_ESCAPED_MAX], label[64];
+
+	tool_escape(n->source ? n->source : "PEM text", name, sizeof(name));
+	if (n->item && n->label[0])
+		snprintf(label, sizeof(label), ": item %zu (%s)", n->item, n->label);
+	else if (n->item)
+		snprintf(label, sizeof(label), ": item %zu", n->item);
+	else
+		label[0] = '\0';
+	if (n->rc)
+		tool_error(prog, "%s%s: %s (%s)", name, label, n->reason, vouch_strerror(n->rc));
+	else
+		tool_error(prog, "%s%s: %s", name, label, n->reason);
 }

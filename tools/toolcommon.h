@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <vouch/keyring.h>
 #include <vouch/sandbox.h>
 
 /* Exit codes of the command-line contract (DESIGN.md). */
@@ -65,6 +66,12 @@ void tool_sandbox_opts(struct vouch_sandbox_opts *opts, unsigned flags);
  * Returns @out.
  */
 const char *tool_sandbox_reason(const struct vouch_sandbox *sb, int rc, char *out, size_t size);
+
+/*
+ * Say on stderr what a keyring load skipped (vouch_keyring_set_notice()):
+ * "PROG: FILE: item N (LABEL): REASON (CODE)", the file's name escaped.
+ */
+void tool_keyring_notice(const char *prog, const struct vouch_keyring_notice *n);
 
 /* Write @len bytes as lower-case hex to @out. */
 void tool_print_hex(FILE *out, const uint8_t *p, size_t len);

@@ -104,6 +104,15 @@ static struct fw_rule *current(struct vouch_fw_policy *p)
 }
 
 /* see vouch/fw.h */
+int vouch_fw_policy_set_notice(struct vouch_fw_policy *p, vouch_keyring_notice_fn *fn,
+				       void *ctx)
+{
+	if (!building(p))
+		return -EINVAL;
+	return vouch_keyring_set_notice(p->kr, fn, ctx);
+}
+
+/* see vouch/fw.h */
 int vouch_fw_policy_add_keyring(struct vouch_fw_policy *p, const char *path)
 {
 	struct stat st;

@@ -63,6 +63,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <vouch/common.h>
+#include <vouch/keyring.h>
 #include <vouch/hash.h>
 
 #ifdef __cplusplus
@@ -187,7 +188,20 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_parse(struct vouch_fw_policy 
 							 char *err, size_t errlen);
 
 /**
- * Add trusted certificates: a PEM or DER file, or every file of a directory.
+ * Be told of what the policy's keyring skips as it loads (vouch/keyring.h:
+ * a certificate vouch cannot use, a CRL): set before the policy file or
+ * the keyrings are read.
+ * @param[in] fn   the callback (vouch_keyring_set_notice()), or NULL.
+ * @param[in] ctx  passed to @p fn.
+ * @return -EINVAL for NULL or a finished policy; otherwise 0.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_set_notice(struct vouch_fw_policy *p,
+							      vouch_keyring_notice_fn *fn, void *ctx);
+
+/**
+ * Add trusted certificates: a DER or PEM file, or every file of a
+ * directory, loaded as vouch_keyring_add_file() and _add_dir() load them
+ * (certificates vouch cannot use skipped, with a notice).
  * @return -EINVAL for NULL or a finished policy; as vouch_keyring_add_file()
  *         or vouch_keyring_add_dir().
  */
