@@ -419,22 +419,6 @@ void vouch_der_free(struct vouch_der *d)
 
 /* ---- Getters ---- */
 
-int vouch_der_tlv(const struct vouch_der *d, const char *field, struct vouch_span *tlv)
-{
-	int start = -1, end = -1, rc;
-
-	if (!d || !d->node || !field || !tlv)
-		return -EINVAL;
-	rc = asn1_der_decoding_startEnd(d->node, d->buf, (int)d->len, field, &start, &end);
-	if (rc == ASN1_ELEMENT_NOT_FOUND)
-		return -ENOENT;
-	if (rc != ASN1_SUCCESS || start < 0 || end < start || (size_t)end >= d->len)
-		return -EBADMSG;
-	tlv->off = d->base + (size_t)start;
-	tlv->len = (size_t)(end - start) + 1;
-	return 0;
-}
-
 /* The whole length of the BER element at p[0..avail), through the
  * end-of-contents octets of indefinite ones: check_ber()'s walk. */
 static int measure(const uint8_t *p, size_t avail, size_t *len)
@@ -442,19 +426,6 @@ static int measure(const uint8_t *p, size_t avail, size_t *len)
 	size_t elements = 0;
 
 	return check_ber(p, avail, 0, &elements, len);
-}
-
-int vouch_der_explicit(const struct vouch_der *d, const char *field, struct vouch_span *inner)
-{
-	struct vouch_span tlv;
-	int rc;
-
-	if (!inner)
-		return -EINVAL;
-	rc = vouch_der_tlv(d, field, &tlv);
-	if (rc)
-		return rc;
-	return vouch_der_span_explicit(d->buf - d->base, tlv, inner);
 }
 
 int vouch_der_span_explicit(const uint8_t *root, struct vouch_span tlv, struct vouch_span *inner)
@@ -519,30 +490,6 @@ static int span_header(const uint8_t *root, struct vouch_span tlv, const uint8_t
 	return 0;
 }
 
-/* The root a decoded structure's spans index: buf is root + base. */
-static const uint8_t *root_of(const struct vouch_der *d)
-{
-	return d->buf - d->base;
-}
-
-/* A field's element, for the span getters below. */
-#define FIELD_TLV(d, field, tlv)                                \
-	do {                                                    \
-		int rc_ = vouch_der_tlv((d), (field), &(tlv));  \
-		if (rc_)                                        \
-			return rc_;                             \
-	} while (0)
-
-int vouch_der_content(const struct vouch_der *d, const char *field, struct vouch_span *content)
-{
-	struct vouch_span tlv;
-
-	if (!content)
-		return -EINVAL;
-	FIELD_TLV(d, field, tlv);
-	return vouch_der_span_content(root_of(d), tlv, content);
-}
-
 int vouch_der_span_content(const uint8_t *root, struct vouch_span tlv, struct vouch_span *content)
 {
 	const uint8_t *p;
@@ -580,14 +527,6 @@ static int typed_content(const uint8_t *root, struct vouch_span tlv, uint32_t ta
 	return 0;
 }
 
-int vouch_der_oid(const struct vouch_der *d, const char *field, struct vouch_span *oid)
-{
-	struct vouch_span tlv;
-
-	FIELD_TLV(d, field, tlv);
-	return vouch_der_span_oid(root_of(d), tlv, oid);
-}
-
 int vouch_der_span_oid(const uint8_t *root, struct vouch_span tlv, struct vouch_span *oid)
 {
 	const uint8_t *c;
@@ -596,14 +535,6 @@ int vouch_der_span_oid(const uint8_t *root, struct vouch_span tlv, struct vouch_
 	if (rc)
 		return rc;
 	return oid_valid(c, oid->len) ? 0 : -EBADMSG;
-}
-
-int vouch_der_int(const struct vouch_der *d, const char *field, struct vouch_span *content)
-{
-	struct vouch_span tlv;
-
-	FIELD_TLV(d, field, tlv);
-	return vouch_der_span_int(root_of(d), tlv, content);
 }
 
 int vouch_der_span_int(const uint8_t *root, struct vouch_span tlv, struct vouch_span *content)
@@ -631,26 +562,6 @@ int vouch_der_span_uint(const uint8_t *root, struct vouch_span tlv, struct vouch
 	return 0;
 }
 
-int vouch_der_uint(const struct vouch_der *d, const char *field, struct vouch_span *mag)
-{
-	struct vouch_span tlv;
-
-	if (!mag)
-		return -EINVAL;
-	FIELD_TLV(d, field, tlv);
-	return vouch_der_span_uint(root_of(d), tlv, mag);
-}
-
-int vouch_der_uint32(const struct vouch_der *d, const char *field, uint32_t max, uint32_t *value)
-{
-	struct vouch_span tlv;
-
-	if (!value)
-		return -EINVAL;
-	FIELD_TLV(d, field, tlv);
-	return vouch_der_span_uint32(root_of(d), tlv, max, value);
-}
-
 int vouch_der_span_uint32(const uint8_t *root, struct vouch_span tlv, uint32_t max,
 			  uint32_t *value)
 {
@@ -673,14 +584,6 @@ int vouch_der_span_uint32(const uint8_t *root, struct vouch_span tlv, uint32_t m
 	return 0;
 }
 
-int vouch_der_bits(const struct vouch_der *d, const char *field, struct vouch_span *bytes)
-{
-	struct vouch_span tlv;
-
-	FIELD_TLV(d, field, tlv);
-	return vouch_der_span_bits(root_of(d), tlv, bytes);
-}
-
 int vouch_der_span_bits(const uint8_t *root, struct vouch_span tlv, struct vouch_span *bytes)
 {
 	const uint8_t *c;
@@ -693,15 +596,6 @@ int vouch_der_span_bits(const uint8_t *root, struct vouch_span tlv, struct vouch
 	bytes->off++;
 	bytes->len--;
 	return 0;
-}
-
-int vouch_der_bit_string(const struct vouch_der *d, const char *field, struct vouch_span *bytes,
-			 unsigned *unused)
-{
-	struct vouch_span tlv;
-
-	FIELD_TLV(d, field, tlv);
-	return vouch_der_span_bit_string(root_of(d), tlv, bytes, unused);
 }
 
 int vouch_der_span_bit_string(const uint8_t *root, struct vouch_span tlv,
@@ -723,14 +617,6 @@ int vouch_der_span_bit_string(const uint8_t *root, struct vouch_span tlv,
 	return 0;
 }
 
-int vouch_der_bool(const struct vouch_der *d, const char *field, int *value)
-{
-	struct vouch_span tlv;
-
-	FIELD_TLV(d, field, tlv);
-	return vouch_der_span_bool(root_of(d), tlv, value);
-}
-
 int vouch_der_span_bool(const uint8_t *root, struct vouch_span tlv, int *value)
 {
 	struct vouch_span content;
@@ -745,21 +631,6 @@ int vouch_der_span_bool(const uint8_t *root, struct vouch_span tlv, int *value)
 	if (content.len != 1 || (c[0] != 0x00 && c[0] != 0xff))
 		return -EBADMSG;
 	*value = c[0] != 0;
-	return 0;
-}
-
-int vouch_der_count(const struct vouch_der *d, const char *field, size_t *count)
-{
-	int n = 0, rc;
-
-	if (!d || !d->node || !field || !count)
-		return -EINVAL;
-	rc = asn1_number_of_elements(d->node, field, &n);
-	if (rc == ASN1_ELEMENT_NOT_FOUND)
-		return -ENOENT;
-	if (rc != ASN1_SUCCESS || n < 0)
-		return -EBADMSG;
-	*count = (size_t)n;
 	return 0;
 }
 

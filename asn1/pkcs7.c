@@ -40,12 +40,6 @@ void vouch_pkcs7_limits_default(struct vouch_pkcs7_limits *limits)
 	limits->flags = 0;
 }
 
-/* Absent OPTIONAL fields are not errors; absent mandatory ones are. */
-static int required(int rc)
-{
-	return rc == -ENOENT ? -EBADMSG : rc;
-}
-
 static int check_limits(const struct vouch_pkcs7_limits *l)
 {
 	return l->max_certs <= VOUCH_PKCS7_MAX_CERTS && l->max_signers <= VOUCH_PKCS7_MAX_SIGNERS
@@ -509,12 +503,8 @@ static int read_message(struct vouch_pkcs7 *msg, const uint8_t *buf, size_t len,
 	rc = vouch_der_decode(&ci, "ContentInfo", buf, len, VOUCH_DER_BER);
 	if (rc)
 		return rc;
-	rc = required(vouch_der_oid(&ci, "contentType", &type));
-	if (rc == 0 && !vouch_der_span_eq(buf, type, OID_SIGNED_DATA, sizeof(OID_SIGNED_DATA)))
-		rc = -ENOPKG;                   /* EnvelopedData, DigestedData, ... */
-	if (rc == 0)
-		rc = required(vouch_der_explicit(&ci, "content", &signed_data));
 	vouch_der_free(&ci);
+	rc = find_signed_data(buf, len, &type, &signed_data);
 	if (rc)
 		return rc;
 	rc = vouch_der_decode_span(&sd, "SignedData", buf, signed_data, VOUCH_DER_BER);
