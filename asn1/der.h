@@ -1,6 +1,11 @@
 /*
  * The one DER reader: every module that reads ASN.1 does it through this
- * interface, and only this file's implementation calls libtasn1.
+ * interface, and only its implementation calls libtasn1 (der_decode.c).
+ * The implementation is split by concern: der_header.c (identifier and
+ * length octets), der_check.c (the canonical-DER and BER walks),
+ * der_decode.c (libtasn1), der_get.c (span getters), der_walk.c (fields,
+ * children, iterator, fragments), der_time.c; what they share is in
+ * der_internal.h.
  *
  * A structure is decoded by its type name in asn1/vouch.asn (without the
  * module prefix, e.g. "SubjectPublicKeyInfo"): libtasn1 checks its whole
