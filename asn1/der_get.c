@@ -70,25 +70,28 @@ static int span_header(const uint8_t *root, struct vouch_span tlv, const uint8_t
 	return 0;
 }
 
-int vouch_der_span_content(const uint8_t *root, struct vouch_span tlv, struct vouch_span *content)
+/* BIT STRING content with no unused bits (and so its unused-bits octet). */
+static bool no_unused_bits(const uint8_t *c, size_t len)
 {
-	const uint8_t *p;
-	struct vouch_der_header h;
-	int rc;
-
-	if (!root || !content)
-		return -EINVAL;
-	rc = span_header(root, tlv, &p, &h);
-	if (rc)
-		return rc;
-	content->off = (size_t)(p - root) + h.header_len;
-	content->len = h.content_len;
-	return 0;
+	return len != 0 && c[0] == 0;
 }
 
-/* The content of a field that must have the universal tag when untagged. */
+/* BOOLEAN content: one octet, 00 or FF (X.690 §11.1). */
+static bool bool_valid(const uint8_t *c, size_t len)
+{
+	return len == 1 && (c[0] == 0x00 || c[0] == 0xff);
+}
+
+/* typed_content()'s tag for a field of any type. */
+#define ANY_TAG UINT32_MAX
+
+/*
+ * The content of a primitive field that must have the universal tag when
+ * untagged (unless tag is ANY_TAG), and whose content octets valid()
+ * accepts (unless it is NULL): -EBADMSG otherwise.
+ */
 static int typed_content(const uint8_t *root, struct vouch_span tlv, uint32_t tag,
-			 struct vouch_span *content, const uint8_t **c)
+			 bool (*valid)(const uint8_t *c, size_t len), struct vouch_span *content)
 {
 	const uint8_t *p;
 	struct vouch_der_header h;
@@ -99,32 +102,26 @@ static int typed_content(const uint8_t *root, struct vouch_span tlv, uint32_t ta
 	rc = span_header(root, tlv, &p, &h);
 	if (rc)
 		return rc;
-	if (h.cls == CLASS_UNIVERSAL && h.tag != tag)
+	if (tag != ANY_TAG && h.cls == CLASS_UNIVERSAL && h.tag != tag)
 		return -EBADMSG;
-	*c = p + h.header_len;
-	content->off = (size_t)(*c - root);
+	content->off = (size_t)(p - root) + h.header_len;
 	content->len = h.content_len;
-	return 0;
+	return !valid || valid(p + h.header_len, h.content_len) ? 0 : -EBADMSG;
+}
+
+int vouch_der_span_content(const uint8_t *root, struct vouch_span tlv, struct vouch_span *content)
+{
+	return typed_content(root, tlv, ANY_TAG, NULL, content);
 }
 
 int vouch_der_span_oid(const uint8_t *root, struct vouch_span tlv, struct vouch_span *oid)
 {
-	const uint8_t *c;
-	int rc = typed_content(root, tlv, TAG_OID, oid, &c);
-
-	if (rc)
-		return rc;
-	return vouch_der_oid_valid(c, oid->len) ? 0 : -EBADMSG;
+	return typed_content(root, tlv, TAG_OID, vouch_der_oid_valid, oid);
 }
 
 int vouch_der_span_int(const uint8_t *root, struct vouch_span tlv, struct vouch_span *content)
 {
-	const uint8_t *c;
-	int rc = typed_content(root, tlv, TAG_INTEGER, content, &c);
-
-	if (rc)
-		return rc;
-	return vouch_der_integer_minimal(c, content->len) ? 0 : -EBADMSG;
+	return typed_content(root, tlv, TAG_INTEGER, vouch_der_integer_minimal, content);
 }
 
 int vouch_der_span_uint(const uint8_t *root, struct vouch_span tlv, struct vouch_span *mag)
@@ -166,14 +163,11 @@ int vouch_der_span_uint32(const uint8_t *root, struct vouch_span tlv, uint32_t m
 
 int vouch_der_span_bits(const uint8_t *root, struct vouch_span tlv, struct vouch_span *bytes)
 {
-	const uint8_t *c;
-	int rc = typed_content(root, tlv, TAG_BIT_STRING, bytes, &c);
+	int rc = typed_content(root, tlv, TAG_BIT_STRING, no_unused_bits, bytes);
 
 	if (rc)
 		return rc;
-	if (bytes->len == 0 || c[0] != 0)
-		return -EBADMSG;                /* no unused-bits octet, or unused bits */
-	bytes->off++;
+	bytes->off++;                           /* past the unused-bits octet */
 	bytes->len--;
 	return 0;
 }
@@ -181,17 +175,14 @@ int vouch_der_span_bits(const uint8_t *root, struct vouch_span tlv, struct vouch
 int vouch_der_span_bit_string(const uint8_t *root, struct vouch_span tlv,
 			      struct vouch_span *bytes, unsigned *unused)
 {
-	const uint8_t *c;
 	int rc;
 
 	if (!unused)
 		return -EINVAL;
-	rc = typed_content(root, tlv, TAG_BIT_STRING, bytes, &c);
+	rc = typed_content(root, tlv, TAG_BIT_STRING, vouch_der_bit_string_canonical, bytes);
 	if (rc)
 		return rc;
-	if (!vouch_der_bit_string_canonical(c, bytes->len))
-		return -EBADMSG;
-	*unused = c[0];
+	*unused = root[bytes->off];
 	bytes->off++;
 	bytes->len--;
 	return 0;
@@ -200,17 +191,14 @@ int vouch_der_span_bit_string(const uint8_t *root, struct vouch_span tlv,
 int vouch_der_span_bool(const uint8_t *root, struct vouch_span tlv, int *value)
 {
 	struct vouch_span content;
-	const uint8_t *c;
 	int rc;
 
 	if (!value)
 		return -EINVAL;
-	rc = typed_content(root, tlv, TAG_BOOLEAN, &content, &c);
+	rc = typed_content(root, tlv, TAG_BOOLEAN, bool_valid, &content);
 	if (rc)
 		return rc;
-	if (content.len != 1 || (c[0] != 0x00 && c[0] != 0xff))
-		return -EBADMSG;
-	*value = c[0] != 0;
+	*value = root[content.off] != 0;
 	return 0;
 }
 
