@@ -1,11 +1,20 @@
 /*
  * The one DER reader: every module that reads ASN.1 does it through this
- * interface, and only this file's implementation calls libtasn1.
+ * interface, and only its implementation calls libtasn1 (der_decode.c).
+ * The implementation is split by concern: der_header.c (identifier and
+ * length octets), der_check.c (the canonical-DER and BER walks),
+ * der_decode.c (libtasn1), der_get.c (span getters), der_walk.c (fields,
+ * children, iterator, fragments), der_time.c; what they share is in
+ * der_internal.h.
  *
  * A structure is decoded by its type name in asn1/vouch.asn (without the
- * module prefix, e.g. "SubjectPublicKeyInfo"), then its fields are read by
- * libtasn1 path ("algorithm.parameters") with typed getters that return
- * spans: offsets and lengths into the caller's input, never copies.
+ * module prefix, e.g. "SubjectPublicKeyInfo"): libtasn1 checks its whole
+ * grammar (tags, order, presence) and our own walk its encoding. Its fields
+ * are then read by position, without libtasn1: walkers find the children
+ * of a constructed element (vouch_der_fields(), vouch_der_children(),
+ * vouch_der_iter_*()) and span getters read a typed value from a child
+ * (vouch_der_span_*()). Everything returned is a span: offsets and lengths
+ * into the caller's input, never copies.
  *
  * Two modes, per call:
  *   VOUCH_DER_STRICT  distinguished encoding: libtasn1's
@@ -29,16 +38,19 @@
  *                     BER decoding, after our own structural walk: lengths
  *                     within their parents, end-of-contents in place,
  *                     nesting up to VOUCH_DER_MAX_BER_DEPTH. The primitive
- *                     encodings are left to the getters (vouch_der_uint()
- *                     refuses empty and redundant INTEGERs in BER too).
+ *                     encodings are left to the span getters
+ *                     (vouch_der_span_int() refuses empty and redundant
+ *                     INTEGERs in BER too).
  * Both modes count elements against VOUCH_DER_MAX_ELEMENTS. OID arcs over
  * 64 bits are refused (by libtasn1) in both.
  * Either way the whole input must be exactly one element: trailing bytes
  * are malformed.
  *
  * Errors: -EBADMSG for anything malformed (including a field of the wrong
- * type), -E2BIG for an input longer than VOUCH_DER_MAX_LEN, -ENOENT for an
- * OPTIONAL field that is absent, -ENOMEM, -EINVAL for caller mistakes.
+ * type), -E2BIG for an input longer than VOUCH_DER_MAX_LEN or more pieces
+ * than the caller has room for, -ENOMEM, -EINVAL for caller mistakes.
+ * An absent OPTIONAL field is not an error: vouch_der_fields() returns it
+ * as the empty span { 0, 0 }.
  *
  * Thread-safety: the definitions are loaded once (pthread_once); decoded
  * structures are independent and each used by one thread at a time.
@@ -75,7 +87,11 @@ enum vouch_der_mode {
 	VOUCH_DER_BER = 1,
 };
 
-/* A decoded structure over buf[0..len), itself at offset base of the root. */
+/*
+ * A decoded structure over buf[0..len), itself at offset base of the root:
+ * what libtasn1 accepted. Its fields are read from the root by position
+ * (the walkers and span getters below), not from the tree.
+ */
 struct vouch_der {
 	struct asn1_node_st *node;
 	const uint8_t *buf;
@@ -84,9 +100,12 @@ struct vouch_der {
 };
 
 /*
- * Decode buf[0..len) as the named type of asn1/vouch.asn. On success d
- * owns the decoded tree (free it with vouch_der_free()) and spans it
- * returns are offsets from buf. On failure d is cleared.
+ * Decode buf[0..len) as the named type of asn1/vouch.asn: the one check of
+ * a structure's whole grammar. On success d owns the decoded tree (free it
+ * with vouch_der_free()); on failure d is cleared. -EBADMSG if buf is not
+ * exactly one element of the type in the mode's encoding, -E2BIG if len is
+ * over VOUCH_DER_MAX_LEN, -ENOMEM, -EINVAL for a NULL d or type, a NULL
+ * buf with a length, an unknown mode or a type vouch.asn does not define.
  */
 int vouch_der_decode(struct vouch_der *d, const char *type, const uint8_t *buf, size_t len,
 		     enum vouch_der_mode mode);
@@ -101,54 +120,6 @@ int vouch_der_decode_span(struct vouch_der *d, const char *type, const uint8_t *
 
 /* Free a decoded structure; a cleared or freed one is a no-op. */
 void vouch_der_free(struct vouch_der *d);
-
-/* The whole element (tag, length, content) of a field: -ENOENT if absent. */
-int vouch_der_tlv(const struct vouch_der *d, const char *field, struct vouch_span *tlv);
-
-/*
- * The one element inside an EXPLICIT tag: for a field declared
- * "[n] EXPLICIT T", the span of its T. -ENOENT if absent.
- */
-int vouch_der_explicit(const struct vouch_der *d, const char *field, struct vouch_span *inner);
-
-/*
- * The content octets of a field whose encoding is primitive, looking
- * through one EXPLICIT tag: -ENOENT if absent, -EBADMSG if constructed.
- */
-int vouch_der_content(const struct vouch_der *d, const char *field, struct vouch_span *content);
-
-/* An OBJECT IDENTIFIER field: its content octets (what OID tables hold). */
-int vouch_der_oid(const struct vouch_der *d, const char *field, struct vouch_span *oid);
-
-/*
- * An INTEGER field of either sign (also IMPLICIT-tagged): its content
- * octets as encoded. -EBADMSG unless there are 1 to VOUCH_DER_MAX_INTEGER
- * of them, minimal: X.690 §8.3 asks this of BER too, and the canonical
- * walk does not see IMPLICIT tags.
- */
-int vouch_der_int(const struct vouch_der *d, const char *field, struct vouch_span *content);
-
-/*
- * A non-negative INTEGER field: its magnitude, without the sign octet
- * (length 0 for the value 0). -EBADMSG if negative or not minimal.
- */
-int vouch_der_uint(const struct vouch_der *d, const char *field, struct vouch_span *mag);
-
-/* A non-negative INTEGER field of at most max, as a number. */
-int vouch_der_uint32(const struct vouch_der *d, const char *field, uint32_t max, uint32_t *value);
-
-/* A BIT STRING field with no unused bits: its bytes. -EBADMSG otherwise. */
-int vouch_der_bits(const struct vouch_der *d, const char *field, struct vouch_span *bytes);
-
-/* A BIT STRING field that may have unused bits (named bit lists). */
-int vouch_der_bit_string(const struct vouch_der *d, const char *field, struct vouch_span *bytes,
-			 unsigned *unused);
-
-/* A BOOLEAN field: *value 1 or 0. */
-int vouch_der_bool(const struct vouch_der *d, const char *field, int *value);
-
-/* The number of elements of a SEQUENCE OF or SET OF field. */
-int vouch_der_count(const struct vouch_der *d, const char *field, size_t *count);
 
 /*
  * The tag octet and content of the element at tlv of root (for ANY
@@ -192,8 +163,7 @@ int vouch_der_time(const uint8_t *root, struct vouch_span tlv, int64_t *out);
 
 /*
  * Walking the children of a constructed element that has been decoded
- * already (so its structure is known good), without libtasn1's lookups
- * by path, which dominate the cost of reading long SEQUENCE OFs:
+ * already (so its structure is known good), for long SEQUENCE OFs:
  *     struct vouch_der_iter it;
  *     struct vouch_span child;
  *     rc = vouch_der_iter_init(&it, root, tlv);
@@ -213,20 +183,60 @@ int vouch_der_iter_init(struct vouch_der_iter *it, const uint8_t *root, struct v
 int vouch_der_iter_next(struct vouch_der_iter *it, struct vouch_span *child);
 
 /*
- * Span getters: the getters above on an element given by its span of
- * root instead of a path, with the same checks (the field readers shared
- * by the parsers and the sandbox's reply check, asn1/sandbox_reply.c).
+ * Span getters: the typed value of the element at tlv of root (a field
+ * found by the walkers), for the parsers and the sandbox's reply check
+ * (asn1/sandbox_reply.c). Each returns 0, -EBADMSG if the element is
+ * malformed or of another type, or -EINVAL for a NULL root or output.
+ * Except vouch_der_span_explicit(), they look through one EXPLICIT tag
+ * (a context-specific constructed element holding exactly one element),
+ * and they take an IMPLICIT-tagged element for their type: only a
+ * universal tag is checked against the type.
+ */
+
+/*
+ * The one element inside an EXPLICIT tag: for a field declared
+ * "[n] EXPLICIT T" (BER: definite or indefinite), the span of its T.
  */
 int vouch_der_span_explicit(const uint8_t *root, struct vouch_span tlv, struct vouch_span *inner);
+
+/* The content octets of a primitive element (-EBADMSG if constructed). */
 int vouch_der_span_content(const uint8_t *root, struct vouch_span tlv, struct vouch_span *content);
+
+/*
+ * An OBJECT IDENTIFIER: its content octets (what OID tables hold), at most
+ * VOUCH_DER_MAX_OID of them, each arc minimal and within 64 bits.
+ */
 int vouch_der_span_oid(const uint8_t *root, struct vouch_span tlv, struct vouch_span *oid);
+
+/*
+ * An INTEGER of either sign: its content octets as encoded. -EBADMSG
+ * unless there are 1 to VOUCH_DER_MAX_INTEGER of them, minimal: X.690
+ * §8.3 asks this of BER too, and the canonical walk does not see IMPLICIT
+ * tags.
+ */
 int vouch_der_span_int(const uint8_t *root, struct vouch_span tlv, struct vouch_span *content);
+
+/* A non-negative INTEGER of at most max, as a number. */
 int vouch_der_span_uint32(const uint8_t *root, struct vouch_span tlv, uint32_t max,
 			  uint32_t *value);
+
+/*
+ * A non-negative INTEGER: its magnitude, without the sign octet (length 0
+ * for the value 0). -EBADMSG if negative or as vouch_der_span_int().
+ */
 int vouch_der_span_uint(const uint8_t *root, struct vouch_span tlv, struct vouch_span *mag);
+
+/* A BIT STRING with no unused bits: its bytes. -EBADMSG otherwise. */
 int vouch_der_span_bits(const uint8_t *root, struct vouch_span tlv, struct vouch_span *bytes);
+
+/*
+ * A BIT STRING that may have unused bits (named bit lists): its bytes and
+ * the number of unused bits, which must be zero bits (DER).
+ */
 int vouch_der_span_bit_string(const uint8_t *root, struct vouch_span tlv,
 			      struct vouch_span *bytes, unsigned *unused);
+
+/* A BOOLEAN, 00 or FF: *value 0 or 1. */
 int vouch_der_span_bool(const uint8_t *root, struct vouch_span tlv, int *value);
 
 /* Marks a field of vouch_der_fields() OPTIONAL. */

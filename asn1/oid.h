@@ -1,7 +1,7 @@
 /*
  * Object identifiers the readers and the verifier recognise, as the DER
  * content octets of an OBJECT IDENTIFIER (no tag, no length): what
- * vouch_der_oid() returns and vouch_der_span_eq() compares. The hash
+ * vouch_der_span_oid() returns and vouch_der_span_eq() compares. The hash
  * algorithms' OIDs are in their descriptors (vouch/hash.h), not here.
  */
 #ifndef VOUCH_ASN1_OID_H

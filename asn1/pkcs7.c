@@ -40,12 +40,6 @@ void vouch_pkcs7_limits_default(struct vouch_pkcs7_limits *limits)
 	limits->flags = 0;
 }
 
-/* Absent OPTIONAL fields are not errors; absent mandatory ones are. */
-static int required(int rc)
-{
-	return rc == -ENOENT ? -EBADMSG : rc;
-}
-
 static int check_limits(const struct vouch_pkcs7_limits *l)
 {
 	return l->max_certs <= VOUCH_PKCS7_MAX_CERTS && l->max_signers <= VOUCH_PKCS7_MAX_SIGNERS
@@ -483,6 +477,13 @@ int vouch_pkcs7_read_fields(struct vouch_pkcs7 *msg, const uint8_t *buf, size_t 
 	if (layout)
 		memset(layout, 0, sizeof(*layout));
 	rc = find_signed_data(buf, len, &type, &sd);
+	if (rc == 0 && mode == VOUCH_PKCS7_CERTS_DECODE) {
+		struct vouch_der d;
+
+		/* The parser's: libtasn1 checks the SignedData's grammar first. */
+		rc = vouch_der_decode_span(&d, "SignedData", buf, sd, VOUCH_DER_BER);
+		vouch_der_free(&d);
+	}
 	if (rc)
 		return rc;
 	if (layout) {
@@ -494,33 +495,21 @@ int vouch_pkcs7_read_fields(struct vouch_pkcs7 *msg, const uint8_t *buf, size_t 
 }
 
 /*
- * libtasn1 checks the structure (the ContentInfo, then the SignedData in
- * it, so that a content type other than signedData is -ENOPKG before its
- * content is looked at); the fields are then read by position, as the
- * sandbox's parent reads them.
+ * libtasn1 checks the structure (the ContentInfo here, then the SignedData
+ * in it in vouch_pkcs7_read_fields(), so that a content type other than
+ * signedData is -ENOPKG before its content is looked at); the fields are
+ * then read by position, as the sandbox's parent reads them.
  */
 static int read_message(struct vouch_pkcs7 *msg, const uint8_t *buf, size_t len,
 			const struct vouch_pkcs7_limits *limits, struct vouch_pkcs7_layout *layout)
 {
-	struct vouch_der ci, sd;
-	struct vouch_span type, signed_data;
+	struct vouch_der ci;
 	int rc;
 
 	rc = vouch_der_decode(&ci, "ContentInfo", buf, len, VOUCH_DER_BER);
 	if (rc)
 		return rc;
-	rc = required(vouch_der_oid(&ci, "contentType", &type));
-	if (rc == 0 && !vouch_der_span_eq(buf, type, OID_SIGNED_DATA, sizeof(OID_SIGNED_DATA)))
-		rc = -ENOPKG;                   /* EnvelopedData, DigestedData, ... */
-	if (rc == 0)
-		rc = required(vouch_der_explicit(&ci, "content", &signed_data));
 	vouch_der_free(&ci);
-	if (rc)
-		return rc;
-	rc = vouch_der_decode_span(&sd, "SignedData", buf, signed_data, VOUCH_DER_BER);
-	if (rc)
-		return rc;
-	vouch_der_free(&sd);
 	return vouch_pkcs7_read_fields(msg, buf, len, limits, VOUCH_PKCS7_CERTS_DECODE, layout);
 }
 

@@ -25,8 +25,8 @@ struct vouch_pkcs7_layout {
 };
 
 /*
- * How the certificates are checked: VOUCH_PKCS7_CERTS_DECODE through
- * libtasn1 (vouch_x509_read()), as the parser does;
+ * How the SignedData and certificates are checked: VOUCH_PKCS7_CERTS_DECODE
+ * through libtasn1 (vouch_x509_read()), as the parser does;
  * VOUCH_PKCS7_CERTS_WALK by the canonical-DER walk and the positional
  * reader only, as the sandbox's parent does (libtasn1 ran in the worker).
  */

@@ -47,7 +47,7 @@ static const struct der_case sig_cases[] = {
 	{ "long-form length not minimal", "308106020101020102", -EBADMSG, 0 },
 	{ "long-form with leading zero", "30820006020101020102", -EBADMSG, 0 },
 	{ "indefinite length", "30800201010201020000", -EBADMSG, 0 },
-	/* BER decoding leaves INTEGERs to vouch_der_uint(), which refuses them. */
+	/* BER decoding leaves INTEGERs to vouch_der_span_int(), which refuses them. */
 	{ "INTEGER with redundant 00", "300702020001020102", -EBADMSG, 0 },
 	{ "INTEGER with redundant ff", "30070202ff80020102", -EBADMSG, 0 },
 	{ "empty INTEGER", "30050200020102", -EBADMSG, 0 },
@@ -227,7 +227,8 @@ static void test_oid_length_cap(void **state)
 static void test_arguments(void **state)
 {
 	struct vouch_der d;
-	struct vouch_span span;
+	struct vouch_span span, r;
+	int flag;
 	static const uint8_t sig[] = { 0x30, 0x06, 0x02, 0x01, 0x01, 0x02, 0x01, 0x02 };
 
 	(void)state;
@@ -239,10 +240,18 @@ static void test_arguments(void **state)
 	assert_vouch_err(vouch_der_decode(&d, "ECDSA-Sig-Value", sig, VOUCH_DER_MAX_LEN + 1, 0),
 			 -E2BIG);
 	assert_vouch_ok(vouch_der_decode(&d, "ECDSA-Sig-Value", sig, sizeof(sig), 0));
-	assert_vouch_err(vouch_der_tlv(&d, "nosuchfield", &span), -ENOENT);
-	assert_vouch_err(vouch_der_bits(&d, "r", &span), -EBADMSG);
-	assert_vouch_err(vouch_der_oid(&d, "r", &span), -EBADMSG);
 	vouch_der_free(&d);
+	/* A field of another type: r is an INTEGER. */
+	r = (struct vouch_span){ 2, 3 };
+	assert_vouch_err(vouch_der_span_bits(sig, r, &span), -EBADMSG);
+	assert_vouch_err(vouch_der_span_oid(sig, r, &span), -EBADMSG);
+	assert_vouch_err(vouch_der_span_bool(sig, r, &flag), -EBADMSG);
+	assert_vouch_err(vouch_der_span_explicit(sig, r, &span), -EBADMSG);
+	assert_vouch_ok(vouch_der_span_uint(sig, r, &span));
+	assert_int_equal(span.off, 4);
+	assert_int_equal(span.len, 1);
+	assert_vouch_err(vouch_der_span_uint(NULL, r, &span), -EINVAL);
+	assert_vouch_err(vouch_der_span_uint(sig, r, NULL), -EINVAL);
 	vouch_der_free(&d);             /* twice: a no-op */
 	vouch_der_free(NULL);
 }
@@ -446,13 +455,17 @@ static void test_ecdsa_sig_read(void **state)
 	 * what X.690 §8.3 forbids in BER too: empty and redundant INTEGERs. */
 	static const char *const ber_ints[] = { "30050200020102", "300702020001020102" };
 	for (size_t i = 0; i < 2; i++) {
+		static const unsigned tags[2] = { 0x02, 0x02 };
+		struct vouch_span f[2];
 		struct vouch_der d;
 
 		free(der);
 		der = vt_unhex(ber_ints[i], &len);
 		assert_vouch_ok(vouch_der_decode(&d, "ECDSA-Sig-Value", der, len, VOUCH_DER_BER));
-		assert_vouch_err(vouch_der_uint(&d, "r", &r), -EBADMSG);
 		vouch_der_free(&d);
+		assert_vouch_ok(vouch_der_fields(der, (struct vouch_span){ 0, len }, tags, 2, f));
+		assert_vouch_err(vouch_der_span_uint(der, f[0], &r), -EBADMSG);
+		assert_vouch_err(vouch_der_span_int(der, f[0], &r), -EBADMSG);
 	}
 	free(der);
 	der = NULL;
