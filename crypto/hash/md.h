@@ -35,11 +35,14 @@ size_t vouch_md_pad_tail(const uint8_t *tail, size_t used, uint64_t count_lo, ui
  * ctx->state. */
 void vouch_md_pad(struct vouch_hash_ctx *ctx, size_t lenfield);
 
+#ifdef VOUCH_TEST_SEAMS
 /*
- * Test seam: set the byte counter of a context that has hashed whole blocks only,
+ * Test seam, only in the test build of the library (VOUCH_TEST_SEAMS):
+ * set the byte counter of a context that has hashed whole blocks only,
  * so tests can check the length encoding near 2^32 and 2^64 bytes
  * without hashing that much.
  */
 void vouch_hash_set_count(struct vouch_hash_ctx *ctx, uint64_t lo, uint64_t hi);
+#endif
 
 #endif /* VOUCH_HASH_MD_H */
