@@ -19,6 +19,10 @@
 #include "sandbox_internal.h"
 #include "sandbox_worker.h"
 
+#ifndef VOUCH_TEST_SEAMS
+#error "test-only: build with the test build of the library (VOUCH_TEST_SEAMS)"
+#endif
+
 #define CHANNEL VOUCH_SBW_CHANNEL
 #ifndef __X32_SYSCALL_BIT
 #define __X32_SYSCALL_BIT 0x40000000

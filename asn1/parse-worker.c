@@ -7,9 +7,12 @@
  * the library's (sandbox_worker.c), which a fork-mode worker runs too.
  *
  * Built twice: as the installed worker, and linked with
- * parse-worker-faults.c as vouch-parse-worker-test, whose requests can
- * ask for a forbidden system call, a crash, a hang or a lie
- * (sandbox_internal.h). The installed worker has none of that code.
+ * parse-worker-faults.c and the test build of the library
+ * (VOUCH_TEST_SEAMS) as vouch-parse-worker-test, whose requests can ask
+ * for a forbidden system call, a crash, a hang or a lie, and whose flags
+ * may ask for the diagnostic trap or no filter (sandbox_internal.h). The
+ * installed worker has none of that code, and exits 70 at a flag it does
+ * not know.
  */
 #include <stdint.h>
 #include <stdlib.h>

@@ -32,22 +32,6 @@
 
 #include "sandbox_config.h"     /* VOUCH_PARSE_WORKER_PATH, the installed worker */
 
-/*
- * Under AddressSanitizer or ThreadSanitizer (test builds) the worker runs
- * without its filter: the sanitizer's runtime makes calls the filter
- * forbids, and reserves more address space than RLIMIT_AS would allow.
- */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define SANITIZER_FLAGS VOUCH_SANDBOX_NO_FILTER
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define SANITIZER_FLAGS VOUCH_SANDBOX_NO_FILTER
-#endif
-#endif
-#ifndef SANITIZER_FLAGS
-#define SANITIZER_FLAGS 0u
-#endif
-
 /* The largest reply: a header and a layout. */
 #define MAX_REPLY (sizeof(struct vouch_sbw_reply) + sizeof(struct vouch_sbw_layout))
 
@@ -63,10 +47,12 @@ struct vouch_sandbox {
 	struct vouch_sbw_process proc;
 	pid_t owner;
 	int last_signal;
-	long last_syscall;
 	int start_errno;                /* why the worker could not be run, or 0 */
+#ifdef VOUCH_TEST_SEAMS
+	long last_syscall;
 	uint32_t fault;         /* tests: the fault the next request asks for */
 	uint64_t fault_arg;
+#endif
 };
 
 /*
@@ -96,7 +82,8 @@ int vouch_sandbox_new(struct vouch_sandbox **out, const struct vouch_sandbox_opt
 	if (!opts)
 		opts = &defaults;
 	/* A forked worker is a copy of the host at one moment: one-shot only. */
-	if ((opts->flags & VOUCH_SANDBOX_FORK) && !(opts->flags & VOUCH_SANDBOX_ONE_SHOT))
+	if ((opts->flags & ~VOUCH_SANDBOX_ALL_FLAGS) ||
+	    ((opts->flags & VOUCH_SANDBOX_FORK) && !(opts->flags & VOUCH_SANDBOX_ONE_SHOT)))
 		return -EINVAL;
 	path = opts->worker_path;
 	if (!path)
@@ -112,14 +99,16 @@ int vouch_sandbox_new(struct vouch_sandbox **out, const struct vouch_sandbox_opt
 		free(sb);
 		return -ENOMEM;
 	}
-	sb->flags = opts->flags | SANITIZER_FLAGS;
+	sb->flags = opts->flags;
 	sb->timeout_ms = opts->timeout_ms ? opts->timeout_ms : VOUCH_SANDBOX_TIMEOUT_MS;
 	sb->spin_us = spin_budget(sb->flags);
 	sb->memory_limit = opts->memory_limit ? opts->memory_limit : VOUCH_SANDBOX_MEMORY_LIMIT;
 	strcpy(sb->worker, path);
 	sb->sock = -1;
 	vouch_sbw_process_init(&sb->proc);
+#ifdef VOUCH_TEST_SEAMS
 	sb->last_syscall = -1;
+#endif
 	*out = sb;
 	return 0;
 }
@@ -301,10 +290,12 @@ static int receive_reply(struct vouch_sandbox *sb, uint32_t op, struct vouch_sbw
 	if (rc)
 		return rc;
 	memcpy(rep, in, sizeof(*rep));
+#ifdef VOUCH_TEST_SEAMS
 	if (rep->magic == VOUCH_SBW_TRAP_MAGIC) {
 		sb->last_syscall = (long)rep->op;
 		return -ECHILD;
 	}
+#endif
 	if (rep->magic != VOUCH_SBW_REPLY_MAGIC || rep->op != op ||
 	    rep->len > MAX_REPLY - sizeof(*rep))
 		return -ECHILD;
@@ -335,8 +326,10 @@ static int send_job(struct vouch_sandbox *sb, struct vouch_sandbox_job *j)
 	int64_t deadline;
 	int rc;
 
+#ifdef VOUCH_TEST_SEAMS
 	j->req.fault = sb->fault;
 	j->req.fault_arg = sb->fault_arg;
+#endif
 	/* A one-shot worker ends after its reply: nothing to poll for. */
 	j->req.spin_us = (sb->flags & VOUCH_SANDBOX_ONE_SHOT) ? 0 : sb->spin_us;
 	if (sb->sock >= 0 && sb->owner != getpid())
@@ -557,13 +550,14 @@ int vouch_sandbox_last_start_error(const struct vouch_sandbox *sb)
 	return sb ? sb->start_errno : 0;
 }
 
-/* see vouch/sandbox.h */
+#ifdef VOUCH_TEST_SEAMS
+/* Test seam (sandbox_internal.h): only in the test build of the library. */
 long vouch_sandbox_last_syscall(const struct vouch_sandbox *sb)
 {
 	return sb ? sb->last_syscall : -1;
 }
 
-/* Tests (sandbox_internal.h): the fault the test worker injects next. */
+/* Test seam (sandbox_internal.h): the fault the test worker injects next. */
 void vouch_sandbox_set_fault(struct vouch_sandbox *sb, uint32_t fault, uint64_t arg)
 {
 	pthread_mutex_lock(&sb->lock);
@@ -571,6 +565,7 @@ void vouch_sandbox_set_fault(struct vouch_sandbox *sb, uint32_t fault, uint64_t 
 	sb->fault_arg = arg;
 	pthread_mutex_unlock(&sb->lock);
 }
+#endif
 
 /* see vouch/sandbox.h */
 void vouch_sandbox_free(struct vouch_sandbox *sb)

@@ -2,10 +2,12 @@
  * The sandbox's internals for the rest of the library and its tests: a
  * request split into its submission and its collection, so that the
  * caller works while the worker parses (crypto/fw hashes the blob); and,
- * for the tests only, the faults a worker linked with
- * parse-worker-faults.c injects (the test worker, vouch-parse-worker-test,
- * and fork-mode workers of tests/test_sandbox). The installed worker has
- * none of them and ignores the request's fault field.
+ * for the tests only, the test build's options flags and the faults a
+ * worker linked with parse-worker-faults.c injects (the test worker,
+ * vouch-parse-worker-test, and fork-mode workers of tests/test_sandbox).
+ * Those exist only in the test build of the library (VOUCH_TEST_SEAMS):
+ * the installed library refuses the flags, and the installed worker has
+ * no fault code and ignores the request's fault field.
  */
 #ifndef VOUCH_ASN1_SANDBOX_INTERNAL_H
 #define VOUCH_ASN1_SANDBOX_INTERNAL_H
@@ -17,6 +19,33 @@
 #include <vouch/sandbox.h>
 
 #include "sandbox_wire.h"
+
+/* The options flags of vouch/sandbox.h: all a caller of the installed
+ * library may pass. */
+#define VOUCH_SANDBOX_PUBLIC_FLAGS \
+	(VOUCH_SANDBOX_ONE_SHOT | VOUCH_SANDBOX_FORK | VOUCH_SANDBOX_NO_SPIN)
+
+#ifdef VOUCH_TEST_SEAMS
+/*
+ * Options flags of the test build only, diagnostic: a forbidden system
+ * call raises SIGSYS (SECCOMP_RET_TRAP) in the worker, which reports the
+ * call's number (vouch_sandbox_last_syscall()) and exits, instead of
+ * being killed.
+ */
+#define VOUCH_SANDBOX_TRAP 0x2u
+/*
+ * Options flag of the test build only: no seccomp filter and no
+ * RLIMIT_AS (and stderr kept). A worker built with a sanitizer runs so
+ * whatever its flags (sandbox_worker.c); this asks for it elsewhere.
+ */
+#define VOUCH_SANDBOX_NO_FILTER 0x4u
+#define VOUCH_SANDBOX_TEST_FLAGS (VOUCH_SANDBOX_TRAP | VOUCH_SANDBOX_NO_FILTER)
+#else
+#define VOUCH_SANDBOX_TEST_FLAGS 0u
+#endif
+
+/* The flags a sandbox of this build of the library takes. */
+#define VOUCH_SANDBOX_ALL_FLAGS (VOUCH_SANDBOX_PUBLIC_FLAGS | VOUCH_SANDBOX_TEST_FLAGS)
 
 /* A request in flight: the caller's memory, sandbox.c's fields. */
 struct vouch_sandbox_job {
@@ -54,6 +83,7 @@ void vouch_sandbox_pkcs7_submit(struct vouch_sandbox *sb, struct vouch_sandbox_j
  */
 int vouch_sandbox_pkcs7_collect(struct vouch_sandbox_job *job, struct vouch_pkcs7 **out);
 
+#ifdef VOUCH_TEST_SEAMS
 enum vouch_sandbox_fault {
 	VOUCH_FAULT_NONE = 0,
 	VOUCH_FAULT_SYSCALL,      /* make the forbidden call fault_arg (enum below) */
@@ -84,5 +114,12 @@ enum vouch_sandbox_call {
 
 /* Ask the test worker for a fault at the next requests (0: none). */
 void vouch_sandbox_set_fault(struct vouch_sandbox *sb, uint32_t fault, uint64_t arg);
+
+/*
+ * In VOUCH_SANDBOX_TRAP mode, the number of the forbidden system call the
+ * last worker made, or -1 if none was reported (sb NULL: -1).
+ */
+long vouch_sandbox_last_syscall(const struct vouch_sandbox *sb);
+#endif /* VOUCH_TEST_SEAMS */
 
 #endif /* VOUCH_ASN1_SANDBOX_INTERNAL_H */

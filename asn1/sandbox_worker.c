@@ -25,9 +25,28 @@
 #include <vouch/x509.h>
 
 #include "der.h"
+#include "sandbox_internal.h"
 #include "sandbox_worker.h"
 
 #define CHANNEL VOUCH_SBW_CHANNEL
+
+/*
+ * A worker built with AddressSanitizer or ThreadSanitizer (test builds,
+ * never a package) runs without its filter and RLIMIT_AS, whatever its
+ * flags: the sanitizer's runtime makes calls the filter forbids, and
+ * reserves more address space than RLIMIT_AS would allow. This is the
+ * worker's own build deciding; nothing a caller passes turns it on.
+ */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define SANITIZER_NO_FILTER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define SANITIZER_NO_FILTER 1
+#endif
+#endif
+#ifndef SANITIZER_NO_FILTER
+#define SANITIZER_NO_FILTER 0
+#endif
 
 /* ---- The filter ---- */
 
@@ -117,7 +136,8 @@ static int install_filter(int trap)
 	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, &prog);
 }
 
-/* The diagnostic mode's SIGSYS handler: report the call and exit. */
+#ifdef VOUCH_TEST_SEAMS
+/* The diagnostic mode's SIGSYS handler (test build): report the call and exit. */
 static void on_sigsys(int sig, siginfo_t *info, void *uc)
 {
 	struct vouch_sbw_reply r = { VOUCH_SBW_TRAP_MAGIC, (uint32_t)info->si_syscall, 0, 0 };
@@ -128,6 +148,7 @@ static void on_sigsys(int sig, siginfo_t *info, void *uc)
 		_exit(2);
 	_exit(2);
 }
+#endif
 
 /* ---- Confinement ---- */
 
@@ -151,17 +172,27 @@ void vouch_sbw_preload(void)
 /*
  * The library's one-time set-up (the libtasn1 definitions, the
  * allocator's first heap) while it may still open files, then
- * descriptors, limits, privileges, the filter.
+ * descriptors, limits, privileges, the filter. A flag this build does
+ * not know (the test build's TRAP and NO_FILTER, in any other build) is
+ * refused: the worker never starts rather than start other than asked.
  */
 int vouch_sbw_confine(uint64_t memory, unsigned flags)
 {
+	int no_filter = SANITIZER_NO_FILTER, trap = 0;
 	sigset_t none;
 
+	if (flags & ~VOUCH_SANDBOX_ALL_FLAGS)
+		return -1;
+#ifdef VOUCH_TEST_SEAMS
+	no_filter |= (flags & VOUCH_SANDBOX_NO_FILTER) != 0;
+	trap = (flags & VOUCH_SANDBOX_TRAP) != 0;
+#endif
 	vouch_sbw_preload();
 	free(malloc(1 << 16));
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	if (flags & VOUCH_SANDBOX_TRAP) {
+#ifdef VOUCH_TEST_SEAMS
+	if (trap) {
 		struct sigaction sa;
 
 		memset(&sa, 0, sizeof(sa));
@@ -170,22 +201,21 @@ int vouch_sbw_confine(uint64_t memory, unsigned flags)
 		if (sigaction(SIGSYS, &sa, NULL))
 			return -1;
 	}
+#endif
 	/* Every descriptor but the channel; stderr stays in the test-only
 	 * mode without the filter, for the sanitizers' reports. */
-	if (close_range(0, (flags & VOUCH_SANDBOX_NO_FILTER) ? 1 : 2, 0) ||
-	    close_range(CHANNEL + 1, ~0u, 0))
+	if (close_range(0, no_filter ? 1 : 2, 0) || close_range(CHANNEL + 1, ~0u, 0))
 		return -1;
 	if (limit(RLIMIT_NPROC, 0) || limit(RLIMIT_FSIZE, 0) || limit(RLIMIT_CORE, 0))
 		return -1;
 	/* ASan reserves terabytes of shadow at start: no RLIMIT_AS under it. */
-	if (!(flags & VOUCH_SANDBOX_NO_FILTER) &&
-	    (limit(RLIMIT_AS, memory) || limit(RLIMIT_NOFILE, 0)))
+	if (!no_filter && (limit(RLIMIT_AS, memory) || limit(RLIMIT_NOFILE, 0)))
 		return -1;
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || prctl(PR_SET_DUMPABLE, 0, 0, 0, 0))
 		return -1;
-	if (flags & VOUCH_SANDBOX_NO_FILTER)
+	if (no_filter)
 		return 0;
-	return install_filter((flags & VOUCH_SANDBOX_TRAP) != 0);
+	return install_filter(trap);
 }
 
 /* What execve() does to signal dispositions: a handler becomes SIG_DFL. */
@@ -328,9 +358,11 @@ static int answer(const struct vouch_sbw_request *req, const uint8_t *buf)
 	else if (req->op != VOUCH_SBW_PING)
 		return -1;
 	len = sizeof(r.head) + r.head.len;
+#ifdef VOUCH_TEST_SEAMS
 	/* Null but in the tests' programs (sandbox_worker.h). */
 	if (vouch_sbw_fault_inject && vouch_sbw_fault_inject(req, &r, &len))
 		return -1;
+#endif
 	return vouch_sbw_write_all(&r, len);
 }
 

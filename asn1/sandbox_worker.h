@@ -49,16 +49,19 @@ _Noreturn void vouch_sbw_run_forked(int channel, uint64_t memory, unsigned flags
 /* Write all of buf on the channel: 0, or -1 if it closed. */
 int vouch_sbw_write_all(const void *buf, size_t len);
 
+#ifdef VOUCH_TEST_SEAMS
 /*
  * For the sandbox's tests only: the fault the request asks for
  * (sandbox_internal.h), injected just before the reply is written.
  * Defined in parse-worker-faults.c, which only the test worker
- * (vouch-parse-worker-test) and tests/test_sandbox are linked with. The
- * library's reference is weak and hidden, so it is null in libvouch.so,
- * in the installed worker and in every other program: none of them has
- * the fault code, nor a hook that something could set.
+ * (vouch-parse-worker-test) and tests/test_sandbox are linked with. Only
+ * the test build of the library (VOUCH_TEST_SEAMS) refers to it, weakly:
+ * it is null in the tests' other programs. The installed libraries and
+ * worker have neither the fault code nor a reference that a program
+ * defining the name could fill.
  */
 int vouch_sbw_fault_inject(const struct vouch_sbw_request *req, struct vouch_sbw_reply_buf *r,
 			   size_t *len) __attribute__((weak, visibility("hidden")));
+#endif
 
 #endif /* VOUCH_ASN1_SANDBOX_WORKER_H */

@@ -94,7 +94,10 @@ int vouch_drbg_instantiate_unchecked(struct vouch_drbg *d,
 				     const uint8_t *nonce, size_t nonce_len,
 				     const uint8_t *pers, size_t pers_len);
 
-/* Test seam: make the next self-test of each family fail (1) or not (0). */
+#ifdef VOUCH_TEST_SEAMS
+/* Test seam, only in the test build of the library (VOUCH_TEST_SEAMS):
+ * make the next self-test of each family fail (1) or not (0). */
 void vouch_drbg_selftest_inject_failure(int fail);
+#endif
 
 #endif /* VOUCH_DRBG_INTERNAL_H */

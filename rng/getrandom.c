@@ -64,7 +64,12 @@ static const struct vouch_seed_ops sys_ops = {
 	.close = close,
 };
 
+#ifdef VOUCH_TEST_SEAMS
 static const struct vouch_seed_ops *ops = &sys_ops;
+#else
+/* The installed library: the system calls, and nothing can replace them. */
+static const struct vouch_seed_ops *const ops = &sys_ops;
+#endif
 
 enum seed_path {
 	PATH_GETRANDOM = 0,   /* until it says ENOSYS or EPERM */
@@ -74,6 +79,8 @@ enum seed_path {
 static atomic_int path;
 static atomic_int pool_ready;   /* the kernel pool was seen initialised */
 
+#ifdef VOUCH_TEST_SEAMS
+/* Test seam (seed_internal.h): only in the test build of the library. */
 void vouch_seed_set_ops(const struct vouch_seed_ops *new_ops)
 {
 	ops = new_ops ? new_ops : &sys_ops;
@@ -81,6 +88,7 @@ void vouch_seed_set_ops(const struct vouch_seed_ops *new_ops)
 	atomic_store(&pool_ready, 0);
 	vouch_health_reset();
 }
+#endif
 
 /*
  * All @len bytes from getrandom(2). Returns 0; -EAGAIN (not ready and

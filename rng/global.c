@@ -53,10 +53,17 @@ struct thread_rng {
 /* initial-exec: a plain %fs-relative load, no __tls_get_addr call. */
 static __thread struct thread_rng *tls_rng __attribute__((tls_model("initial-exec")));
 
+#ifdef VOUCH_TEST_SEAMS
+/* The test build's hooks and counters (global_internal.h). */
 static struct vouch_random_hooks hooks;
 static atomic_long live_states;
 static const void *last_dropped;
 static unsigned long last_dropped_size;
+#else
+/* The installed library has no hooks: all zero, constants the compiler
+ * folds away. */
+static const struct vouch_random_hooks hooks;
+#endif
 
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 static pthread_key_t exit_key;
@@ -79,18 +86,20 @@ static int64_t monotonic_seconds(void)
 	return (int64_t)ts.tv_sec;
 }
 
-/* Wipe and unmap a state (thread exit, tests). */
+/* Wipe and unmap a state (thread exit; in the test build, tests). */
 static void drop_state(struct thread_rng *t)
 {
 	size_t len = t->map_len;
 
 	vouch_wipe(t, sizeof(*t));
+#ifdef VOUCH_TEST_SEAMS
 	atomic_fetch_sub(&live_states, 1);
 	if (hooks.keep_pages) {
 		last_dropped = t;
 		last_dropped_size = len;
 		return;
 	}
+#endif
 	munmap(t, len);
 }
 
@@ -147,7 +156,9 @@ static int map_state(struct thread_rng **out)
 	pthread_once(&key_once, make_exit_key);
 	if (exit_key_ok)
 		(void)pthread_setspecific(exit_key, t);
+#ifdef VOUCH_TEST_SEAMS
 	atomic_fetch_add(&live_states, 1);
+#endif
 	*out = t;
 	return 0;
 }
@@ -315,7 +326,8 @@ int vouch_random_bytes(void *buf, size_t len)
 	return vouch_random_bytes_ex(buf, len, NULL, 0, 0);
 }
 
-/* Test seams (global_internal.h). */
+#ifdef VOUCH_TEST_SEAMS
+/* Test seams (global_internal.h): only in the test build of the library. */
 
 void vouch_random_set_hooks(const struct vouch_random_hooks *h)
 {
@@ -358,3 +370,4 @@ const void *vouch_random_last_dropped(unsigned long *size)
 		*size = last_dropped_size;
 	return last_dropped;
 }
+#endif /* VOUCH_TEST_SEAMS */

@@ -1,6 +1,7 @@
 /*
- * Test seams of the process RNG (global.c). Internal: tests link the
- * static library; nothing here is exported.
+ * Test seams of the process RNG (global.c). They exist only in the test
+ * build of the library (VOUCH_TEST_SEAMS), which tests link; the
+ * installed libraries have none of them (the hooks are constant zero).
  */
 #ifndef VOUCH_GLOBAL_INTERNAL_H
 #define VOUCH_GLOBAL_INTERNAL_H
@@ -15,6 +16,7 @@ struct vouch_random_hooks {
 	int keep_pages;              /* wipe but do not unmap a state at thread exit */
 };
 
+#ifdef VOUCH_TEST_SEAMS
 /* Use @p hooks (NULL: none) for states set up from now on and for the
  * reseed checks of all. Not thread-safe: call with no other RNG user. */
 void vouch_random_set_hooks(const struct vouch_random_hooks *hooks);
@@ -33,5 +35,6 @@ long vouch_random_live_states(void);
 
 /* With keep_pages: the address and size of the last state wiped at thread exit. */
 const void *vouch_random_last_dropped(unsigned long *size);
+#endif /* VOUCH_TEST_SEAMS */
 
 #endif /* VOUCH_GLOBAL_INTERNAL_H */

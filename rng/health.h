@@ -35,7 +35,10 @@ int vouch_health_check(const uint8_t *p, size_t nwords);
  * read needs its leading start-up word. */
 int vouch_health_needs_prime(void);
 
-/* Test seam: forget the previous word and any latched failure. */
+#ifdef VOUCH_TEST_SEAMS
+/* Test seam, only in the test build of the library (VOUCH_TEST_SEAMS):
+ * forget the previous word and any latched failure. */
 void vouch_health_reset(void);
+#endif
 
 #endif /* VOUCH_HEALTH_H */

@@ -3,7 +3,8 @@
  * makes, behind a table that a test replaces with scripted fakes (EINTR
  * storms, short reads, ENOSYS, a missing /dev/urandom, a stuck source).
  * Each member behaves as the system call: a result, or -1 with errno set.
- * Internal: tests link the static library; nothing here is exported.
+ * The seam exists only in the test build of the library (VOUCH_TEST_SEAMS,
+ * which tests link); the installed libraries call the system directly.
  */
 #ifndef VOUCH_SEED_INTERNAL_H
 #define VOUCH_SEED_INTERNAL_H
@@ -28,6 +29,8 @@ struct vouch_seed_ops {
  * pool is ready, and the health test's state, latched failure included.
  * Not thread-safe: for single-threaded tests.
  */
+#ifdef VOUCH_TEST_SEAMS
 void vouch_seed_set_ops(const struct vouch_seed_ops *ops);
+#endif
 
 #endif /* VOUCH_SEED_INTERNAL_H */

@@ -5,6 +5,18 @@ libvouch.map, and carries a SONAME.
 
 usage: check_symbols.py LIBVOUCH.so INCLUDE_DIR [LIBVOUCH.map]
 (the map defaults to INCLUDE_DIR/../../libvouch.map, the source tree's)
+
+With --seams, the libraries that are installed hold no test seam:
+
+usage: check_symbols.py --seams LIBVOUCH-TEST.a LIB...
+
+fails if any LIB (the installed libvouch.a, libvouch.so, as built or as
+installed, or an installed program that embeds the library's objects)
+defines or refers to a name of TEST_ONLY (nm, every symbol,
+local ones too: the hidden functions of a .so are local there); and, so
+that the list stays true, if LIBVOUCH-TEST.a (the test build,
+-DVOUCH_TEST_SEAMS) lacks one of them, or defines a global symbol that
+the first LIB does not and that is not listed.
 """
 import os
 import re
@@ -25,6 +37,81 @@ def exported(lib):
         name, _, version = parts[7].partition('@')
         names[name] = version.lstrip('@')
     return names
+
+
+# What only the test build of the library has (issue 23): the seams that
+# switch a check off or replace a source, and what tests observe through.
+TEST_ONLY = {
+    'vouch_seed_set_ops': 'rng/getrandom.c: replaces the seed source',
+    'vouch_health_reset': 'rng/health.c: clears a latched health-test failure',
+    'vouch_random_set_hooks': 'rng/global.c: the RNG clock, reseed limits, wipe-on-fork',
+    'vouch_random_thread_reset': 'rng/global.c (observer)',
+    'vouch_random_thread_seeds': 'rng/global.c (observer)',
+    'vouch_random_thread_wipe_on_fork': 'rng/global.c (observer)',
+    'vouch_random_live_states': 'rng/global.c (observer)',
+    'vouch_random_last_dropped': 'rng/global.c (observer)',
+    'vouch_drbg_selftest_inject_failure': 'rng/selftest.c: fails the DRBG self-test',
+    'vouch_hash_set_count': 'crypto/hash/md.c: sets a hash\'s byte count',
+    'vouch_sandbox_set_fault': 'asn1/sandbox.c: asks the worker for a fault',
+    'vouch_sandbox_last_syscall': 'asn1/sandbox.c: the trap mode\'s report',
+}
+# Names the test build refers to but does not define (the test worker's
+# fault hooks, asn1/parse-worker-faults.c): an installed library must not
+# even refer to them, or a program defining one would fill the hook.
+TEST_ONLY_REFS = {
+    'vouch_sbw_fault_inject': 'asn1/sandbox_worker.c: the worker\'s fault hook',
+}
+
+
+def nm_symbols(lib):
+    """{name: set of nm type letters} of every symbol of lib, local ones too."""
+    out = subprocess.run(['nm', '-A', lib], check=True, capture_output=True,
+                         text=True).stdout
+    syms = {}
+    for line in out.splitlines():
+        # FILE[:MEMBER]:[VALUE] TYPE NAME
+        parts = line.rsplit(None, 2)
+        if len(parts) == 3 and len(parts[1]) == 1:
+            syms.setdefault(parts[2], set()).add(parts[1])
+    return syms
+
+
+def check_seams(test_lib, libs):
+    failures = []
+    checks = 0
+    test_syms = nm_symbols(test_lib)
+    listed = set(TEST_ONLY) | set(TEST_ONLY_REFS)
+    for lib in libs:
+        syms = nm_symbols(lib)
+        checks += 1
+        found = sorted(n for n in listed if n in syms)
+        if found:
+            failures.append('%s has test seams: %s' % (lib, ', '.join(
+                '%s (%s, nm %s)' % (n, {**TEST_ONLY, **TEST_ONLY_REFS}[n],
+                                    ''.join(sorted(syms[n]))) for n in found)))
+    checks += 1
+    missing = sorted(n for n in TEST_ONLY
+                     if not test_syms.get(n, set()) & set('TDBR'))
+    missing += sorted(n for n in TEST_ONLY_REFS if n not in test_syms)
+    if missing:
+        failures.append('%s lacks the listed seams (renamed? update TEST_ONLY): %s'
+                        % (test_lib, ', '.join(missing)))
+    checks += 1
+    installed = nm_symbols(libs[0])
+
+    # Global in the archive; hidden functions are local (t, d, ...) in a .so.
+    test_defs = {n for n, t in test_syms.items() if t & set('TDBRVW')}
+    installed_defs = {n for n, t in installed.items() if t & set('TtDdBbRrVW')}
+    extra = sorted(test_defs - installed_defs - listed)
+    if extra:
+        failures.append('%s defines what %s does not, unlisted (a new seam? add it to '
+                        'TEST_ONLY): %s' % (test_lib, libs[0], ', '.join(extra)))
+    for f in failures:
+        print('FAIL:', f)
+    print('%d test-only names, none in: %s' % (len(listed), ', '.join(libs))
+          if not failures else '%d test-only names' % len(listed))
+    print('%d passed, %d failed' % (checks - len(failures), len(failures)))
+    return 1 if failures else 0
 
 
 def map_nodes(map_file):
@@ -51,6 +138,11 @@ def declared(include_dir):
 
 
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == '--seams':
+        if len(sys.argv) < 4:
+            print(__doc__, file=sys.stderr)
+            return 64
+        return check_seams(sys.argv[2], sys.argv[3:])
     lib, include_dir = sys.argv[1], sys.argv[2]
     map_file = sys.argv[3] if len(sys.argv) > 3 else \
         os.path.join(include_dir, '..', '..', 'libvouch.map')

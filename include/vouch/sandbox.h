@@ -104,22 +104,14 @@ extern "C" {
 /** The default address-space limit of the worker (RLIMIT_AS), in bytes. */
 #define VOUCH_SANDBOX_MEMORY_LIMIT ((uint64_t)512 << 20)
 
+/*
+ * The options flags below are the only ones: vouch_sandbox_new() refuses
+ * any other bit, and the worker refuses to start with one. Nothing in the
+ * installed library turns the filter off (bits 0x2 and 0x4 are the test
+ * build's, never a caller's).
+ */
 /** Options flag: a new worker for each request, killed after its reply. */
 #define VOUCH_SANDBOX_ONE_SHOT 0x1u
-/**
- * Options flag, diagnostic: a forbidden system call raises SIGSYS
- * (SECCOMP_RET_TRAP) in the worker, which reports the call's number
- * (vouch_sandbox_last_syscall()) and exits, instead of being killed.
- */
-#define VOUCH_SANDBOX_TRAP 0x2u
-/**
- * Options flag, for tests only: no seccomp filter and no RLIMIT_AS, for
- * a worker built with AddressSanitizer, whose runtime needs calls the
- * filter forbids and reserves terabytes of address space. A library
- * built with ASan sets it itself. (Under valgrind only the parent runs
- * on the emulator; the worker runs natively, with its filter.)
- */
-#define VOUCH_SANDBOX_NO_FILTER 0x4u
 /**
  * Options flag, with VOUCH_SANDBOX_ONE_SHOT only: each worker is a fork of
  * the calling process, not an execve() of the worker executable (see
@@ -161,9 +153,10 @@ struct vouch_sandbox;
  *
  * @param[out] out   the sandbox (free with vouch_sandbox_free()).
  * @param[in]  opts  options, or NULL for the defaults; copied.
- * @return -EINVAL if @p out is NULL, the worker path is too long, or
- *         VOUCH_SANDBOX_FORK is set without VOUCH_SANDBOX_ONE_SHOT;
- *         -ENOMEM; otherwise 0.
+ * @return -EINVAL if @p out is NULL, the worker path is too long,
+ *         @p opts has a flag other than the VOUCH_SANDBOX_* options
+ *         flags above, or VOUCH_SANDBOX_FORK is set without
+ *         VOUCH_SANDBOX_ONE_SHOT; -ENOMEM; otherwise 0.
  */
 VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_sandbox_new(struct vouch_sandbox **out,
 						     const struct vouch_sandbox_opts *opts);
@@ -258,13 +251,6 @@ VOUCH_EXPORT const char *vouch_sandbox_worker_path(const struct vouch_sandbox *s
  * @param[in] sb  the sandbox (NULL: 0).
  */
 VOUCH_EXPORT int vouch_sandbox_last_start_error(const struct vouch_sandbox *sb);
-
-/**
- * In VOUCH_SANDBOX_TRAP mode, the number of the forbidden system call the
- * last worker made, or -1 if none was reported.
- * @param[in] sb  the sandbox (NULL: -1).
- */
-VOUCH_EXPORT long vouch_sandbox_last_syscall(const struct vouch_sandbox *sb);
 
 #ifdef __cplusplus
 }

@@ -6,6 +6,9 @@
 #     the tools, and every man page of the source tree (and the links of
 #     the library pages) are installed;
 #   - no installed binary keeps a run path into the build tree;
+#   - the installed libvouch.a and libvouch.so hold no test seam (nm,
+#     tests/check_symbols.py --seams), and neither the test build of the
+#     library nor the test worker is installed;
 #   - tests/install/example.c builds against the installed headers with
 #     `pkg-config --cflags --libs vouch` (shared) and with
 #     `pkg-config --static --cflags --libs vouch` and -static (libtasn1
@@ -83,6 +86,21 @@ for f in "$dest$libdir/libvouch.so.$version" "$dest$bindir"/*; do
 		pass "$(basename "$f"): no run path into the build tree"
 	fi
 done
+
+# The test seams stay in the build tree (issue 23).
+for f in "$dest$libdir/libvouch.a" "$dest$libdir/libvouch.so.$version"; do
+	if out=$(python3 "$src/tests/check_symbols.py" --seams "$build/libvouch-test.a" "$f" 2>&1); then
+		pass "$(basename "$f"): no test seam"
+	else
+		echo "$out"
+		fail "$(basename "$f") holds test seams"
+	fi
+done
+if find "$dest" -name 'libvouch-test*' -o -name 'libvouch-core*' -o -name '*-test' | grep -q .; then
+	fail "a test build is installed: $(find "$dest" -name 'libvouch-test*' -o -name 'libvouch-core*' -o -name '*-test' | tr '\n' ' ')"
+else
+	pass "no test build of the library or the worker installed"
+fi
 
 # The example, built as an outside program would be.
 # The installed vouch.pc first; libtasn1.pc (Requires.private) from the
