@@ -54,6 +54,7 @@ TEST_ONLY = {
     'vouch_hash_set_count': 'crypto/hash/md.c: sets a hash\'s byte count',
     'vouch_sandbox_set_fault': 'asn1/sandbox.c: asks the worker for a fault',
     'vouch_sandbox_last_syscall': 'asn1/sandbox.c: the trap mode\'s report',
+    'vouch_fw_no_openat2': 'crypto/fw/request.c: forces the path walk without openat2(2)',
 }
 # Names the test build refers to but does not define (the test worker's
 # fault hooks, asn1/parse-worker-faults.c): an installed library must not

@@ -86,8 +86,11 @@ const struct fw_rule *vouch_fw_rule_for(const struct vouch_fw_policy *p, const c
 void vouch_fw_audit_emit(const struct vouch_fw_policy *p, const char *name,
 			 const struct vouch_fw_result *res);
 
-/* Tests set this to take the path kernels without openat2(2) take. */
+#ifdef VOUCH_TEST_SEAMS
+/* Tests set this to take the path kernels without openat2(2) take (the
+ * test build of the library only). */
 extern int vouch_fw_no_openat2;
+#endif
 
 /* The errno's name ("EPERM"), "0" for 0. */
 const char *vouch_fw_errno_name(int rc);
