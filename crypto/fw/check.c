@@ -26,7 +26,6 @@
 #include <vouch/verify.h>
 
 #include "fw_internal.h"
-#include "keys.h"
 
 #define HASH_CHUNK (64u << 10)
 #define MAX_ALGS 3
@@ -200,12 +199,11 @@ static const struct vouch_hash_alg *signer_hash(const struct job *j)
 	const struct vouch_pkcs7 *m = j->parsed.msg;
 
 	for (size_t i = 0; i < m->signer_count; i++) {
-		struct vouch_span oid;
 		const struct vouch_hash_alg *alg;
 
-		if (vouch_asn1_hash_algid_read(&oid, m->bytes, m->signers[i].digest_alg) != 0)
+		if (m->signers[i].digest_status != 0)
 			continue;
-		alg = vouch_hash_alg_by_oid(m->bytes + oid.off, oid.len);
+		alg = vouch_hash_alg_by_id(m->signers[i].digest_hash);
 		if (alg && (hash_bit(alg) & j->rule->hashes))
 			return alg;
 	}

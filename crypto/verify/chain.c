@@ -165,8 +165,7 @@ static int link_verifies(struct vouch_verify_run *r, const struct vouch_x509_cer
 	int rc;
 
 	if (d->rc == 1) {
-		d->rc = vouch_sig_alg_from_der(&d->alg, child->bytes + child->sig_alg.off,
-					       child->sig_alg.len);
+		d->rc = vouch_sig_alg_from_id(&d->alg, &child->sig_alg_id);
 		if (d->rc == 0 && d->alg.hash == &vouch_sha1_alg && !vouch_verify_sha1_allowed(r))
 			d->rc = -ENOPKG;
 		if (d->rc == 0)

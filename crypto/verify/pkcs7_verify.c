@@ -14,14 +14,7 @@
 
 #include "chain.h"
 #include "keyring_internal.h"
-#include "keys.h"
-#include "oid.h"
 #include "pubkey_internal.h"
-
-/* RFC 5652 §4: id-data, 1.2.840.113549.1.7.1. */
-VOUCH_OID(OID_DATA, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x07, 0x01);
-/* RFC 5280 §4.2.1.12: id-kp-codeSigning, 1.3.6.1.5.5.7.3.3. */
-VOUCH_OID(OID_KP_CODE_SIGNING, 0x2b, 0x06, 0x01, 0x05, 0x05, 0x07, 0x03, 0x03);
 
 #define DEFAULT_MAX_DEPTH 8
 #define DEFAULT_MAX_SIGNATURES 64
@@ -44,24 +37,13 @@ static int decide(struct vouch_verify_signer *out, int rc, const char *rule)
 
 /* ---- Signers ---- */
 
-/* The signature algorithm of a SignerInfo; rsaEncryption there means
- * PKCS#1 v1.5 with the digestAlgorithm's hash (RFC 3370 §3.2). */
+/* The signature algorithm of a SignerInfo, as its parser read it; rsaEncryption
+ * there means PKCS#1 v1.5 with the digestAlgorithm's hash (RFC 3370 §3.2). */
 static int signer_sig_alg(const struct vouch_verify_run *r, const struct vouch_pkcs7_signer *s,
 			  const struct vouch_hash_alg *hash, struct vouch_sig_alg *alg)
 {
-	const uint8_t *mb = r->msg->bytes;
-	struct vouch_span oid, params;
-	int rc = vouch_asn1_algid_read(&oid, &params, mb, s->sig_alg);
+	int rc = vouch_sig_alg_from_id(alg, &s->sig_alg_id);
 
-	if (rc)
-		return rc;
-	if (vouch_der_span_eq(mb, oid, VOUCH_OID_RSA_ENCRYPTION, sizeof(VOUCH_OID_RSA_ENCRYPTION))) {
-		if (params.len && !vouch_der_span_is_null(mb, params))
-			return -EBADMSG;
-		*alg = (struct vouch_sig_alg){ VOUCH_SIG_RSA_PKCS1, hash, NULL, 0 };
-		return 0;
-	}
-	rc = vouch_sig_alg_from_der(alg, mb + s->sig_alg.off, s->sig_alg.len);
 	if (rc)
 		return rc;
 	if (alg->hash == &vouch_sha1_alg && !vouch_verify_sha1_allowed(r))
@@ -124,8 +106,7 @@ static int check_signed_attrs(const struct vouch_verify_run *r, const struct vou
 static int check_usage(const struct vouch_verify_run *r, const struct vouch_pkcs7_signer *s,
 		       struct vouch_verify_signer *out)
 {
-	const uint8_t *mb = r->msg->bytes;
-	bool is_data = vouch_der_span_eq(mb, r->msg->content_type, OID_DATA, sizeof(OID_DATA));
+	bool is_data = r->msg->content_type_id == VOUCH_CONTENT_DATA;
 
 	switch (r->opts->usage) {
 	case VOUCH_USAGE_MODULE:
@@ -165,9 +146,7 @@ static int check_purpose(const struct vouch_verify_run *r, const struct vouch_x5
 		return 0;
 	if (c->has_key_usage && !(c->key_usage & VOUCH_KU_DIGITAL_SIGNATURE))
 		return decide(out, -EPERM, "signer keyUsage lacks digitalSignature");
-	for (size_t i = 0; i < c->eku_count; i++)
-		code |= vouch_der_span_eq(c->bytes, c->eku[i], OID_KP_CODE_SIGNING,
-					  sizeof(OID_KP_CODE_SIGNING));
+	code = (c->eku_flags & VOUCH_EKU_CODE_SIGNING) != 0;
 	if (c->eku_count && !code)
 		return decide(out, -EPERM, "signer extendedKeyUsage lacks codeSigning");
 	return 0;
@@ -176,12 +155,9 @@ static int check_purpose(const struct vouch_verify_run *r, const struct vouch_x5
 static int signer_digest_alg(const struct vouch_verify_run *r, const struct vouch_pkcs7_signer *s,
 			     const struct vouch_hash_alg **hash)
 {
-	struct vouch_span oid;
-	int rc = vouch_asn1_hash_algid_read(&oid, r->msg->bytes, s->digest_alg);
-
-	if (rc)
-		return rc;
-	*hash = vouch_hash_alg_by_oid(r->msg->bytes + oid.off, oid.len);
+	if (s->digest_status)
+		return s->digest_status;
+	*hash = vouch_hash_alg_by_id(s->digest_hash);
 	if (!*hash || (*hash == &vouch_sha1_alg && !vouch_verify_sha1_allowed(r)))
 		return -ENOPKG;
 	return 0;
@@ -217,8 +193,7 @@ static int verify_signer(struct vouch_verify_run *r, const struct vouch_pkcs7_si
 	rc = check_usage(r, s, out);
 	if (rc)
 		return rc;
-	if (!s->has_signed_attrs &&
-	    !vouch_der_span_eq(mb, r->msg->content_type, OID_DATA, sizeof(OID_DATA)))
+	if (!s->has_signed_attrs && r->msg->content_type_id != VOUCH_CONTENT_DATA)
 		return decide(out, -EBADMSG, "content other than id-data needs signed attributes");
 	out->cert = vouch_chain_find_signer_cert(r, s);
 	if (!out->cert)
