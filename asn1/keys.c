@@ -217,6 +217,147 @@ int vouch_asn1_spki_read(struct vouch_asn1_spki *out, const uint8_t *root,
 	return rc;
 }
 
+static const struct {
+	const uint8_t *oid;
+	size_t len;
+	int id;
+} hash_oids[] = {
+	{ VOUCH_OID_SHA1, sizeof(VOUCH_OID_SHA1), VOUCH_HASH_ID_SHA1 },
+	{ VOUCH_OID_SHA224, sizeof(VOUCH_OID_SHA224), VOUCH_HASH_ID_SHA224 },
+	{ VOUCH_OID_SHA256, sizeof(VOUCH_OID_SHA256), VOUCH_HASH_ID_SHA256 },
+	{ VOUCH_OID_SHA384, sizeof(VOUCH_OID_SHA384), VOUCH_HASH_ID_SHA384 },
+	{ VOUCH_OID_SHA512, sizeof(VOUCH_OID_SHA512), VOUCH_HASH_ID_SHA512 },
+	{ VOUCH_OID_SHA512_224, sizeof(VOUCH_OID_SHA512_224), VOUCH_HASH_ID_SHA512_224 },
+	{ VOUCH_OID_SHA512_256, sizeof(VOUCH_OID_SHA512_256), VOUCH_HASH_ID_SHA512_256 },
+};
+
+int vouch_asn1_hash_id(const uint8_t *root, struct vouch_span oid)
+{
+	for (size_t i = 0; i < sizeof(hash_oids) / sizeof(hash_oids[0]); i++)
+		if (vouch_der_span_eq(root, oid, hash_oids[i].oid, hash_oids[i].len))
+			return hash_oids[i].id;
+	return VOUCH_HASH_ID_UNKNOWN;
+}
+
+int vouch_asn1_hash_alg_read(int *id, const uint8_t *root, struct vouch_span span)
+{
+	struct vouch_span oid;
+	int rc = vouch_asn1_hash_algid_read(&oid, root, span);
+
+	*id = rc ? VOUCH_HASH_ID_UNKNOWN : vouch_asn1_hash_id(root, oid);
+	return rc;
+}
+
+/* How a signature algorithm's parameters must look. */
+enum params_rule {
+	PARAMS_NULL_OR_ABSENT,  /* RSA PKCS#1 v1.5: NULL (absent tolerated, as OpenSSL) */
+	PARAMS_ABSENT,          /* ECDSA: RFC 5758 §3.2 "MUST omit" */
+	PARAMS_PSS,             /* RSASSA-PSS-params, required (RFC 4055 §3.1) */
+};
+
+#define SIG_ENTRY(o, scheme, hash, params) { o, sizeof(o), scheme, hash, params }
+
+/* RFC 8017 §A.2.4, RFC 4055 §3 and RFC 5758 §3.2. */
+static const struct {
+	const uint8_t *oid;
+	size_t len;
+	int scheme;
+	int hash;               /* VOUCH_HASH_ID_UNKNOWN for PSS: from the parameters */
+	enum params_rule params;
+} sig_oids[] = {
+	SIG_ENTRY(VOUCH_OID_SHA1_RSA, VOUCH_SIG_RSA_PKCS1, VOUCH_HASH_ID_SHA1, PARAMS_NULL_OR_ABSENT),
+	SIG_ENTRY(VOUCH_OID_SHA224_RSA, VOUCH_SIG_RSA_PKCS1, VOUCH_HASH_ID_SHA224,
+		  PARAMS_NULL_OR_ABSENT),
+	SIG_ENTRY(VOUCH_OID_SHA256_RSA, VOUCH_SIG_RSA_PKCS1, VOUCH_HASH_ID_SHA256,
+		  PARAMS_NULL_OR_ABSENT),
+	SIG_ENTRY(VOUCH_OID_SHA384_RSA, VOUCH_SIG_RSA_PKCS1, VOUCH_HASH_ID_SHA384,
+		  PARAMS_NULL_OR_ABSENT),
+	SIG_ENTRY(VOUCH_OID_SHA512_RSA, VOUCH_SIG_RSA_PKCS1, VOUCH_HASH_ID_SHA512,
+		  PARAMS_NULL_OR_ABSENT),
+	SIG_ENTRY(VOUCH_OID_RSASSA_PSS, VOUCH_SIG_RSA_PSS, VOUCH_HASH_ID_UNKNOWN, PARAMS_PSS),
+	SIG_ENTRY(VOUCH_OID_ECDSA_SHA1, VOUCH_SIG_ECDSA, VOUCH_HASH_ID_SHA1, PARAMS_ABSENT),
+	SIG_ENTRY(VOUCH_OID_ECDSA_SHA224, VOUCH_SIG_ECDSA, VOUCH_HASH_ID_SHA224, PARAMS_ABSENT),
+	SIG_ENTRY(VOUCH_OID_ECDSA_SHA256, VOUCH_SIG_ECDSA, VOUCH_HASH_ID_SHA256, PARAMS_ABSENT),
+	SIG_ENTRY(VOUCH_OID_ECDSA_SHA384, VOUCH_SIG_ECDSA, VOUCH_HASH_ID_SHA384, PARAMS_ABSENT),
+	SIG_ENTRY(VOUCH_OID_ECDSA_SHA512, VOUCH_SIG_ECDSA, VOUCH_HASH_ID_SHA512, PARAMS_ABSENT),
+};
+
+/* A hash of RSASSA-PSS-params; the empty span is the default, SHA-1. */
+static int pss_hash(const uint8_t *root, struct vouch_span oid)
+{
+	return oid.len == 0 ? VOUCH_HASH_ID_SHA1 : vouch_asn1_hash_id(root, oid);
+}
+
+/* RSASSA-PSS-params are required in a signature's identifier (RFC 4055 §3.1). */
+static int read_pss(struct vouch_sig_alg_id *out, const uint8_t *root, struct vouch_span params)
+{
+	struct vouch_asn1_pss_params pss;
+	int rc;
+
+	if (params.len == 0)
+		return -EBADMSG;
+	rc = vouch_asn1_pss_params_read(&pss, root, params);
+	if (rc)
+		return rc;
+	out->hash = pss_hash(root, pss.hash);
+	out->mgf1_hash = pss_hash(root, pss.mgf_hash);
+	out->salt_len = pss.salt_len;
+	return out->hash && out->mgf1_hash ? 0 : -ENOPKG;
+}
+
+static int check_sig_params(enum params_rule rule, struct vouch_sig_alg_id *out,
+			    const uint8_t *root, struct vouch_span params)
+{
+	switch (rule) {
+	case PARAMS_NULL_OR_ABSENT:
+		return params.len == 0 || vouch_der_span_is_null(root, params) ? 0 : -EBADMSG;
+	case PARAMS_ABSENT:
+		return params.len == 0 ? 0 : -EBADMSG;
+	case PARAMS_PSS:
+		return read_pss(out, root, params);
+	}
+	return -EBADMSG;
+}
+
+static int sig_alg_read(struct vouch_sig_alg_id *out, const uint8_t *root, struct vouch_span span,
+			int rsa_hash)
+{
+	struct vouch_span oid, params;
+	int rc = vouch_asn1_algid_read(&oid, &params, root, span);
+
+	if (rc)
+		return rc;
+	if (rsa_hash && vouch_der_span_eq(root, oid, VOUCH_OID_RSA_ENCRYPTION,
+					  sizeof(VOUCH_OID_RSA_ENCRYPTION))) {
+		if (params.len && !vouch_der_span_is_null(root, params))
+			return -EBADMSG;
+		out->scheme = VOUCH_SIG_RSA_PKCS1;
+		out->hash = rsa_hash;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(sig_oids) / sizeof(sig_oids[0]); i++) {
+		if (!vouch_der_span_eq(root, oid, sig_oids[i].oid, sig_oids[i].len))
+			continue;
+		out->scheme = sig_oids[i].scheme;
+		out->hash = sig_oids[i].hash;
+		return check_sig_params(sig_oids[i].params, out, root, params);
+	}
+	return -ENOPKG;
+}
+
+void vouch_asn1_sig_alg_read(struct vouch_sig_alg_id *out, const uint8_t *root,
+			     struct vouch_span span, int rsa_hash)
+{
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	rc = sig_alg_read(out, root, span, rsa_hash);
+	if (rc) {
+		memset(out, 0, sizeof(*out));
+		out->status = rc;
+	}
+}
+
 /* ECDSA-Sig-Value ::= SEQUENCE { r INTEGER, s INTEGER } */
 int vouch_asn1_ecdsa_sig_read(struct vouch_span *r, struct vouch_span *s,
 			      const uint8_t *root, struct vouch_span span)

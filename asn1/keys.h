@@ -20,6 +20,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <vouch/alg.h>
+
 #include "der.h"
 
 enum vouch_asn1_key_type {
@@ -86,5 +88,25 @@ int vouch_asn1_hash_algid_read(struct vouch_span *oid, const uint8_t *root,
 /* Read an ECDSA-Sig-Value (RFC 3279 §2.2.3): the magnitudes of r and s. */
 int vouch_asn1_ecdsa_sig_read(struct vouch_span *r, struct vouch_span *s,
 			      const uint8_t *root, struct vouch_span span);
+
+/* The enum vouch_hash_id of a hash OID's content (VOUCH_HASH_ID_UNKNOWN if none). */
+int vouch_asn1_hash_id(const uint8_t *root, struct vouch_span oid);
+
+/*
+ * Read a hash AlgorithmIdentifier into an enum vouch_hash_id: 0 and the id
+ * (VOUCH_HASH_ID_UNKNOWN for a hash vouch does not implement), or the
+ * error of vouch_asn1_hash_algid_read() with *id 0.
+ */
+int vouch_asn1_hash_alg_read(int *id, const uint8_t *root, struct vouch_span span);
+
+/*
+ * Read a signature AlgorithmIdentifier into out (vouch/alg.h): what it
+ * names, or why not in out->status (-EBADMSG, -ENOPKG). With rsa_hash
+ * (not VOUCH_HASH_ID_UNKNOWN), rsaEncryption is taken too, as a
+ * SignerInfo's signatureAlgorithm may say (RFC 3370 §3.2): PKCS#1 v1.5
+ * with that hash, the digestAlgorithm's.
+ */
+void vouch_asn1_sig_alg_read(struct vouch_sig_alg_id *out, const uint8_t *root,
+			     struct vouch_span span, int rsa_hash);
 
 #endif /* VOUCH_ASN1_KEYS_H */

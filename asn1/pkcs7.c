@@ -12,6 +12,7 @@
 #include <vouch/pkcs7.h>
 
 #include "der.h"
+#include "keys.h"
 #include "oid.h"
 #include "pkcs7_internal.h"
 #include "x509_internal.h"
@@ -83,6 +84,8 @@ static int read_content(struct ctx *c, struct vouch_span encap)
 		rc = vouch_der_span_oid(c->root, kids[0], &msg->content_type);
 	if (rc)
 		return rc;
+	if (vouch_der_span_eq(c->root, msg->content_type, VOUCH_OID_DATA, sizeof(VOUCH_OID_DATA)))
+		msg->content_type_id = VOUCH_CONTENT_DATA;
 	if (kids[1].len == 0)
 		return 0;                       /* detached */
 	rc = vouch_der_span_explicit(c->root, kids[1], &inner);
@@ -372,9 +375,12 @@ static int read_signer(struct ctx *c, struct vouch_span whole, struct vouch_pkcs
 	s->version = (int)version;
 	rc = read_sid(c, f[1], s);
 	s->digest_alg = f[2];
+	/* The algorithms become values here; judging them is the verifier's. */
+	s->digest_status = vouch_asn1_hash_alg_read(&s->digest_hash, c->root, f[2]);
 	if (rc == 0)
 		rc = read_signed_attrs(c, f[3], s);
 	s->sig_alg = f[4];
+	vouch_asn1_sig_alg_read(&s->sig_alg_id, c->root, f[4], s->digest_hash);
 	/* A signature value is one primitive, canonical OCTET STRING. */
 	if (rc == 0)
 		rc = (c->root[f[5].off] & 0xdf) == 0x04 ? vouch_der_check(c->root, f[5]) : -EBADMSG;

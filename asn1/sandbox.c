@@ -426,10 +426,9 @@ static int pkcs7_args(const struct vouch_sandbox *sb, const uint8_t *der, size_t
 	return 0;
 }
 
-/* Internal (sandbox_internal.h). */
-void vouch_sandbox_pkcs7_submit(struct vouch_sandbox *sb, struct vouch_sandbox_job *j,
-				const uint8_t *der, size_t len,
-				const struct vouch_pkcs7_limits *limits)
+/* The first half of a parse: the job in the caller's memory. */
+static void pkcs7_submit(struct vouch_sandbox *sb, struct vouch_sandbox_job *j,
+			 const uint8_t *der, size_t len, const struct vouch_pkcs7_limits *limits)
 {
 	struct vouch_pkcs7_limits l;
 
@@ -454,11 +453,44 @@ static int check_pkcs7(struct vouch_sandbox_job *j, void *out, int32_t rc,
 	return vouch_sbw_judge_pkcs7(out, &j->reading, rc, payload, len);
 }
 
-/* Internal (sandbox_internal.h). */
-int vouch_sandbox_pkcs7_collect(struct vouch_sandbox_job *j, struct vouch_pkcs7 **out)
+static int pkcs7_collect(struct vouch_sandbox_job *j, struct vouch_pkcs7 **out)
 {
 	*out = NULL;
 	return collect(j, check_pkcs7, out);
+}
+
+/* see vouch/sandbox.h */
+int vouch_sandbox_pkcs7_submit(struct vouch_sandbox *sb, const uint8_t *der, size_t len,
+			       const struct vouch_pkcs7_limits *limits,
+			       struct vouch_sandbox_job **job)
+{
+	if (!job)
+		return -EINVAL;
+	*job = malloc(sizeof(**job));
+	if (!*job)
+		return -ENOMEM;
+	pkcs7_submit(sb, *job, der, len, limits);
+	return 0;
+}
+
+/* see vouch/sandbox.h */
+int vouch_sandbox_pkcs7_collect(struct vouch_sandbox_job *job, struct vouch_pkcs7 **out)
+{
+	struct vouch_pkcs7 *msg;
+	int rc;
+
+	if (out)
+		*out = NULL;
+	if (!job)
+		return -EINVAL;
+	rc = pkcs7_collect(job, &msg);
+	free(job);
+	if (!out) {
+		vouch_pkcs7_free(msg);
+		return -EINVAL;
+	}
+	*out = msg;
+	return rc;
 }
 
 /* see vouch/sandbox.h */
@@ -470,8 +502,8 @@ int vouch_sandbox_pkcs7_parse(struct vouch_sandbox *sb, struct vouch_pkcs7 **out
 
 	if (!out)
 		return -EINVAL;
-	vouch_sandbox_pkcs7_submit(sb, &j, der, len, limits);
-	return vouch_sandbox_pkcs7_collect(&j, out);
+	pkcs7_submit(sb, &j, der, len, limits);
+	return pkcs7_collect(&j, out);
 }
 
 static int check_x509(struct vouch_sandbox_job *j, void *out, int32_t rc,

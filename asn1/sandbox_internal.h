@@ -47,7 +47,7 @@
 /* The flags a sandbox of this build of the library takes. */
 #define VOUCH_SANDBOX_ALL_FLAGS (VOUCH_SANDBOX_PUBLIC_FLAGS | VOUCH_SANDBOX_TEST_FLAGS)
 
-/* A request in flight: the caller's memory, sandbox.c's fields. */
+/* A request in flight (vouch/sandbox.h): sandbox.c's fields. */
 struct vouch_sandbox_job {
 	struct vouch_sandbox *sb;
 	int state;
@@ -58,30 +58,6 @@ struct vouch_sandbox_job {
 	struct vouch_pkcs7_limits limits;
 	struct vouch_sbw_reading reading;  /* a message's: the parent's own */
 };
-
-/*
- * The first half of vouch_sandbox_pkcs7_parse() (same arguments, but the
- * job in place of out): the argument checks, and the request sent to the
- * worker, started if need be. Collect every job exactly once, in the
- * thread that submitted it, and submit no other request to the same
- * sandbox in between. der and limits must stay as they are until then.
- *
- * Locking: a submitted job holds the sandbox's lock until it is
- * collected (a persistent worker serves one request at a time). If
- * another thread's job holds it, the submission does not wait: the
- * request is sent at the collection instead, without the overlap, so
- * that no thread waits for another's work between its two halves. The
- * timeout counts from the sending, and again from the collection.
- */
-void vouch_sandbox_pkcs7_submit(struct vouch_sandbox *sb, struct vouch_sandbox_job *job,
-				const uint8_t *der, size_t len,
-				const struct vouch_pkcs7_limits *limits);
-
-/*
- * The second half: the reply read and checked, *out (not NULL) the
- * message or NULL; the codes of vouch_sandbox_pkcs7_parse().
- */
-int vouch_sandbox_pkcs7_collect(struct vouch_sandbox_job *job, struct vouch_pkcs7 **out);
 
 #ifdef VOUCH_TEST_SEAMS
 enum vouch_sandbox_fault {

@@ -11,6 +11,7 @@
 
 #include "der.h"
 #include "keys.h"
+#include "oid.h"
 #include "pem.h"
 #include "x509_internal.h"
 
@@ -205,7 +206,14 @@ static int read_eku(struct vouch_x509_cert *cert, const uint8_t *root, struct vo
 	while (rc == 0 && (rc = vouch_der_iter_next(&it, &oid)) > 0) {
 		if (n == VOUCH_X509_MAX_EKU || root[oid.off] != 0x06)
 			return -EBADMSG;
-		rc = vouch_der_span_oid(root, oid, &cert->eku[n++]);
+		rc = vouch_der_span_oid(root, oid, &cert->eku[n]);
+		if (rc == 0 && vouch_der_span_eq(root, cert->eku[n], VOUCH_OID_KP_CODE_SIGNING,
+						 sizeof(VOUCH_OID_KP_CODE_SIGNING)))
+			cert->eku_flags |= VOUCH_EKU_CODE_SIGNING;
+		if (rc == 0 && vouch_der_span_eq(root, cert->eku[n], VOUCH_OID_ANY_EKU,
+						 sizeof(VOUCH_OID_ANY_EKU)))
+			cert->eku_flags |= VOUCH_EKU_ANY;
+		n++;
 	}
 	if (rc == 0 && n == 0)
 		rc = -EBADMSG;
@@ -458,6 +466,8 @@ static int read_signature(const uint8_t *root, const struct cert_layout *l,
 	cert->sig_alg = l->sig_alg;
 	if (!vouch_der_span_eq(root, l->signature, root + l->sig_alg.off, l->sig_alg.len))
 		return -EBADMSG;
+	/* What it names is the verifier's to judge: a status, not a refusal. */
+	vouch_asn1_sig_alg_read(&cert->sig_alg_id, root, l->sig_alg, VOUCH_HASH_ID_UNKNOWN);
 	return vouch_der_span_bits(root, l->sig_value, &cert->sig);
 }
 

@@ -230,6 +230,38 @@ static void test_arguments(void **state)
 	vouch_sandbox_free(NULL);
 }
 
+/* The public split of a parse: submit, work, collect; the same result. */
+static void test_submit_collect(void **state)
+{
+	struct vouch_sandbox *sb = new_sandbox(0, 0);
+	struct vouch_sandbox_job *job;
+	struct vouch_pkcs7 *whole, *split;
+	uint8_t b[4] = { 0x30, 0x02, 0x05, 0x00 };
+	uint8_t *buf;
+	size_t len;
+
+	(void)state;
+	buf = fixture("pkcs7/attached.der", &len);
+	assert_vouch_ok(vouch_sandbox_pkcs7_parse(sb, &whole, buf, len, NULL));
+	assert_vouch_ok(vouch_sandbox_pkcs7_submit(sb, buf, len, NULL, &job));
+	assert_vouch_ok(vouch_sandbox_pkcs7_collect(job, &split));
+	assert_int_equal(split->signer_count, whole->signer_count);
+	assert_memory_equal(&split->signers[0].sig_alg, &whole->signers[0].sig_alg,
+			    sizeof(whole->signers[0].sig_alg));
+	vouch_pkcs7_free(split);
+	vouch_pkcs7_free(whole);
+	/* Argument failures come with the collection; a NULL out still frees. */
+	assert_vouch_ok(vouch_sandbox_pkcs7_submit(NULL, b, 4, NULL, &job));
+	assert_vouch_err(vouch_sandbox_pkcs7_collect(job, &split), -EINVAL);
+	assert_null(split);
+	assert_vouch_ok(vouch_sandbox_pkcs7_submit(sb, b, 4, NULL, &job));
+	assert_vouch_err(vouch_sandbox_pkcs7_collect(job, NULL), -EINVAL);
+	assert_vouch_err(vouch_sandbox_pkcs7_submit(sb, b, 4, NULL, NULL), -EINVAL);
+	assert_vouch_err(vouch_sandbox_pkcs7_collect(NULL, &split), -EINVAL);
+	free(buf);
+	vouch_sandbox_free(sb);
+}
+
 /* ---- Forbidden system calls ---- */
 
 /* A good parse: the worker (restarted if need be) still works. */
@@ -758,6 +790,7 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_arguments),
+		cmocka_unit_test(test_submit_collect),
 		BOTH_MODES(test_same_results),
 		BOTH_MODES(test_forbidden_calls),
 		BOTH_MODES(test_trap_mode),

@@ -26,8 +26,6 @@
 #include <vouch/verify.h>
 
 #include "fw_internal.h"
-#include "keys.h"
-#include "sandbox_internal.h"
 
 #define HASH_CHUNK (64u << 10)
 #define MAX_ALGS 3
@@ -46,8 +44,8 @@ struct sig_job {
 	const struct vouch_fw_policy *p;
 	const uint8_t *der;
 	size_t len;
-	int rc;                      /* a format failure: nothing submitted */
-	struct vouch_sandbox_job job;
+	int rc;                      /* a format failure or no memory: nothing submitted */
+	struct vouch_sandbox_job *job;  /* submitted to the sandbox, or NULL */
 };
 
 static void sig_submit(struct sig_job *q, const struct vouch_fw_policy *p, const uint8_t *sig,
@@ -55,12 +53,13 @@ static void sig_submit(struct sig_job *q, const struct vouch_fw_policy *p, const
 {
 	memset(out, 0, sizeof(*out));
 	q->p = p;
+	q->job = NULL;
 	q->rc = vouch_pkcs7_decode(sig, len, VOUCH_PKCS7_FORMAT_AUTO, &q->der, &q->len,
 				   &out->der_owned);
 	if (q->rc)
 		return;
 	if (p->sandbox)
-		vouch_sandbox_pkcs7_submit(p->sandbox, &q->job, q->der, q->len, NULL);
+		q->rc = vouch_sandbox_pkcs7_submit(p->sandbox, q->der, q->len, NULL, &q->job);
 }
 
 static int sig_collect(struct sig_job *q, struct fw_sig *out)
@@ -68,7 +67,7 @@ static int sig_collect(struct sig_job *q, struct fw_sig *out)
 	int rc = q->rc;
 
 	if (rc == 0)
-		rc = q->p->sandbox ? vouch_sandbox_pkcs7_collect(&q->job, &out->msg)
+		rc = q->p->sandbox ? vouch_sandbox_pkcs7_collect(q->job, &out->msg)
 				   : vouch_pkcs7_parse(&out->msg, q->der, q->len, NULL);
 	if (rc)
 		vouch_fw_sig_free(out);
@@ -200,12 +199,11 @@ static const struct vouch_hash_alg *signer_hash(const struct job *j)
 	const struct vouch_pkcs7 *m = j->parsed.msg;
 
 	for (size_t i = 0; i < m->signer_count; i++) {
-		struct vouch_span oid;
 		const struct vouch_hash_alg *alg;
 
-		if (vouch_asn1_hash_algid_read(&oid, m->bytes, m->signers[i].digest_alg) != 0)
+		if (m->signers[i].digest_status != 0)
 			continue;
-		alg = vouch_hash_alg_by_oid(m->bytes + oid.off, oid.len);
+		alg = vouch_hash_alg_by_id(m->signers[i].digest_hash);
 		if (alg && (hash_bit(alg) & j->rule->hashes))
 			return alg;
 	}

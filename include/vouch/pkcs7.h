@@ -39,6 +39,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <vouch/common.h>
+#include <vouch/alg.h>
 #include <vouch/x509.h>
 
 #ifdef __cplusplus
@@ -77,6 +78,8 @@ struct vouch_pkcs7_signer {
 	struct vouch_span sid_serial;   /**< serialNumber content octets */
 	struct vouch_span sid_skid;     /**< subjectKeyIdentifier octets */
 	struct vouch_span digest_alg;   /**< digestAlgorithm (whole element) */
+	int digest_hash;                /**< enum vouch_hash_id it names, if @ref digest_status is 0 */
+	int digest_status;              /**< 0, or -EBADMSG: malformed digestAlgorithm */
 	int has_signed_attrs;
 	struct vouch_span signed_attrs; /**< the [0] element as received */
 	size_t attr_count;              /**< signed attributes */
@@ -88,6 +91,12 @@ struct vouch_pkcs7_signer {
 	int64_t signing_time;           /**< the first one, seconds since the epoch */
 	unsigned smime_caps_count;      /**< smimeCapabilities attributes seen */
 	struct vouch_span sig_alg;      /**< signatureAlgorithm (whole element) */
+	/**
+	 * What @ref sig_alg says (its status: malformed or not implemented);
+	 * rsaEncryption is PKCS#1 v1.5 with the digestAlgorithm's hash (RFC
+	 * 3370 §3.2), when that one is known.
+	 */
+	struct vouch_sig_alg_id sig_alg_id;
 	struct vouch_span signature;    /**< the signature value's octets */
 	int has_unsigned_attrs;         /**< unsignedAttrs present (none of the
 					      three signed-only types in it) */
@@ -101,6 +110,7 @@ struct vouch_pkcs7 {
 	size_t digest_alg_count;
 	struct vouch_span digest_algs[VOUCH_PKCS7_MAX_DIGEST_ALGS]; /**< whole elements */
 	struct vouch_span content_type;     /**< eContentType's OID content octets */
+	int content_type_id;                /**< enum vouch_content_type of it */
 	int has_content;                    /**< 0: detached */
 	int content_is_octets;              /**< eContent is an OCTET STRING */
 	struct vouch_span content;          /**< eContent's inner element (whole) */

@@ -47,6 +47,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <vouch/alg.h>
 #include <vouch/common.h>
 #include <vouch/ecdsa.h>
 #include <vouch/hash.h>
@@ -63,13 +64,7 @@ enum vouch_pubkey_type {
 	VOUCH_PUBKEY_EC = 3,       /**< id-ecPublicKey on P-256 or P-384: ECDSA */
 };
 
-/** Signature schemes. */
-enum vouch_sig_scheme {
-	VOUCH_SIG_RSA_PKCS1 = 1,   /**< RSASSA-PKCS1-v1_5 */
-	VOUCH_SIG_RSA_PSS = 2,     /**< RSASSA-PSS with MGF1 */
-	VOUCH_SIG_ECDSA = 3,       /**< ECDSA, DER ECDSA-Sig-Value */
-	VOUCH_SIG_ECDSA_P1363 = 4, /**< ECDSA, IEEE P1363 r || s (JOSE, COSE) */
-};
+/* Signature schemes: enum vouch_sig_scheme, vouch/alg.h. */
 
 /** vouch_pubkey_load_spki() flag: accept RSA moduli of 1024 to 2047 bits. */
 #define VOUCH_PUBKEY_ALLOW_LEGACY VOUCH_RSA_ALLOW_LEGACY
@@ -159,7 +154,9 @@ VOUCH_EXPORT int vouch_pubkey_type(const struct vouch_pubkey *key);
 VOUCH_EXPORT size_t vouch_pubkey_bits(const struct vouch_pubkey *key);
 
 /**
- * Read a signature AlgorithmIdentifier (DER).
+ * Read a signature AlgorithmIdentifier (DER): the ASN.1 layer's reader,
+ * then vouch_sig_alg_from_id(). (A composition of both layers: it lives
+ * in crypto/front, as the verifier never reads DER itself.)
  *
  * Known: sha1/sha224/sha256/sha384/sha512WithRSAEncryption (parameters
  * NULL or absent), RSASSA-PSS (parameters required, RFC 4055 §3.1, with
@@ -176,6 +173,20 @@ VOUCH_EXPORT size_t vouch_pubkey_bits(const struct vouch_pubkey *key);
  */
 VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_sig_alg_from_der(struct vouch_sig_alg *alg,
 							  const uint8_t *der, size_t len);
+
+/**
+ * A signature algorithm from the value a parser made of its identifier
+ * (vouch_x509_cert.sig_alg_id, vouch_pkcs7_signer.sig_alg_id): its hash
+ * identifiers turned into descriptors.
+ *
+ * @param[out] alg  the algorithm; cleared on failure.
+ * @param[in]  id   the identifier's value.
+ * @return -EINVAL if @p alg or @p id is NULL; id->status if it is not 0
+ *         (-EBADMSG malformed, -ENOPKG not implemented); -ENOPKG for a
+ *         hash id without a descriptor; otherwise 0.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_sig_alg_from_id(struct vouch_sig_alg *alg,
+							 const struct vouch_sig_alg_id *id);
 
 /**
  * Verify a signature over a digest.

@@ -190,6 +190,57 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_sandbox_pkcs7_parse(struct vouch_sandbo
 							     const struct vouch_pkcs7_limits *limits);
 
 /**
+ * An opaque request in flight: vouch_sandbox_pkcs7_parse() split in two,
+ * so that the caller works while the worker parses.
+ */
+struct vouch_sandbox_job;
+
+/**
+ * The first half of vouch_sandbox_pkcs7_parse(): the request sent to the
+ * worker (started if need be), so that the caller can work (hash the
+ * content, say) while the worker parses. The reply is read and checked by
+ * vouch_sandbox_pkcs7_collect(), which must be called exactly once for
+ * every job, in the thread that submitted it, with no other request to
+ * the same sandbox from that thread in between.
+ *
+ * Locking: a submitted job holds the sandbox's lock until it is
+ * collected (a worker serves one request at a time). If another thread's
+ * job holds it, the submission does not wait: the request is sent at the
+ * collection instead, without the overlap. The timeout counts from the
+ * sending, and again from the collection.
+ *
+ * @param[in]  sb      the sandbox.
+ * @param[in]  der     the message; it must stay unchanged until the
+ *                     collection, and outlive the message collected.
+ * @param[in]  len     its length.
+ * @param[in]  limits  as for vouch_pkcs7_parse(), or NULL; copied.
+ * @param[out] job     the job (owned by the library until collected).
+ * @return -EINVAL if @p job is NULL; -ENOMEM (then *job is NULL and
+ *         nothing was sent); otherwise 0. Every other failure, the
+ *         argument checks of vouch_sandbox_pkcs7_parse() included, is
+ *         reported by vouch_sandbox_pkcs7_collect().
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_sandbox_pkcs7_submit(struct vouch_sandbox *sb,
+							      const uint8_t *der, size_t len,
+							      const struct vouch_pkcs7_limits *limits,
+							      struct vouch_sandbox_job **job);
+
+/**
+ * The second half: the worker's reply read and checked against the
+ * parent's own reading, and the job freed.
+ *
+ * @param[in]  job  a job from vouch_sandbox_pkcs7_submit(); freed here,
+ *                  whatever the result.
+ * @param[out] out  the message (free with vouch_pkcs7_free()), or NULL
+ *                  on failure.
+ * @return -EINVAL if @p job or @p out is NULL (a NULL @p out with a job
+ *         still collects and frees it); otherwise the codes of
+ *         vouch_sandbox_pkcs7_parse().
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_sandbox_pkcs7_collect(struct vouch_sandbox_job *job,
+							       struct vouch_pkcs7 **out);
+
+/**
  * vouch_x509_parse() in the worker: the same contract and result.
  *
  * @param[in]  sb   the sandbox.

@@ -28,6 +28,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <vouch/alg.h>
 #include <vouch/common.h>
 
 #ifdef __cplusplus
@@ -56,6 +57,12 @@ enum vouch_x509_key_usage {
 	VOUCH_KU_DECIPHER_ONLY = 1u << 8,
 };
 
+/** extendedKeyUsage purposes vouch knows (RFC 5280 §4.2.1.12), as flags. */
+enum vouch_x509_eku {
+	VOUCH_EKU_CODE_SIGNING = 1u << 0,  /**< id-kp-codeSigning */
+	VOUCH_EKU_ANY = 1u << 1,           /**< anyExtendedKeyUsage */
+};
+
 /** One AttributeTypeAndValue of a Name. */
 struct vouch_x509_name_attr {
 	struct vouch_span type;   /**< the attribute type OID's content octets */
@@ -82,6 +89,8 @@ struct vouch_x509_cert {
 	struct vouch_span raw;          /**< the whole Certificate */
 	struct vouch_span tbs;          /**< tbsCertificate: what the signature covers */
 	struct vouch_span sig_alg;      /**< signatureAlgorithm (the whole element) */
+	struct vouch_sig_alg_id sig_alg_id; /**< what it says; unknown or malformed
+					     identifiers only in its status */
 	struct vouch_span sig;          /**< signatureValue's bytes (no unused bits) */
 	int version;                    /**< 1, 2 or 3 */
 	struct vouch_span serial;       /**< serialNumber's content octets, as encoded */
@@ -99,6 +108,7 @@ struct vouch_x509_cert {
 	unsigned key_usage;             /**< enum vouch_x509_key_usage bits */
 	size_t eku_count;               /**< 0 if extendedKeyUsage is absent */
 	struct vouch_span eku[VOUCH_X509_MAX_EKU]; /**< purpose OIDs' content octets */
+	unsigned eku_flags;             /**< enum vouch_x509_eku of the purposes known */
 	struct vouch_span skid;         /**< subjectKeyIdentifier's octets, or len 0 */
 	struct vouch_span akid_keyid;   /**< authorityKeyIdentifier keyIdentifier, or len 0 */
 	struct vouch_span akid_issuer;  /**< authorityCertIssuer (whole element), or len 0 */

@@ -1,0 +1,291 @@
+/*
+ * Chain building (see chain.h): candidates, the signer's certificate, the
+ * links from it to a keyring entry, and the work budget. The semantics are
+ * the kernel's pkcs7_trust.c.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "chain.h"
+#include "keyring_internal.h"
+#include "names.h"
+#include "pubkey_internal.h"
+
+/* DESIGN.md's precedence, first wins: malformed > not implemented >
+ * mismatch > deny list > no trusted key > expired > policy. */
+static int rank(int rc)
+{
+	static const int order[] = { -EINVAL, -ENOMEM, -EBADMSG, -ENOPKG, -EKEYREJECTED,
+				     -EKEYREVOKED, -ENOKEY, -EKEYEXPIRED, -EPERM };
+
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		if (order[i] == rc)
+			return (int)i;
+	return 0;
+}
+
+int vouch_verify_worse(int a, int b)
+{
+	if (a == 0)
+		return b;
+	if (b == 0)
+		return a;
+	return rank(a) <= rank(b) ? a : b;
+}
+
+/* The keyring entry whose whole SubjectPublicKeyInfo equals cert's. */
+static const struct vouch_keyring_entry *keyring_entry(const struct vouch_verify_run *r,
+						       const struct vouch_x509_cert *cert)
+{
+	for (size_t i = 0; r->kr && i < r->kr->count; i++) {
+		const struct vouch_x509_cert *k = r->kr->entries[i].cert;
+
+		if (k->spki.len == cert->spki.len &&
+		    !memcmp(k->bytes + k->spki.off, cert->bytes + cert->spki.off, k->spki.len))
+			return &r->kr->entries[i];
+	}
+	return NULL;
+}
+
+/* see chain.h */
+const struct vouch_x509_cert *vouch_chain_trusted_copy(const struct vouch_verify_run *r,
+						  const struct vouch_x509_cert *c)
+{
+	const struct vouch_keyring_entry *e = keyring_entry(r, c);
+
+	return e ? e->cert : c;
+}
+
+/* Candidate certificates: the message's, the caller's extra ones, the keyring's. */
+static size_t candidate_count(const struct vouch_verify_run *r)
+{
+	return r->msg->cert_count + r->opts->extra_count + (r->kr ? r->kr->count : 0);
+}
+
+static const struct vouch_x509_cert *candidate(const struct vouch_verify_run *r, size_t i)
+{
+	if (i < r->msg->cert_count)
+		return &r->msg->certs[i];
+	i -= r->msg->cert_count;
+	if (i < r->opts->extra_count)
+		return r->opts->extra_certs[i];
+	return r->kr->entries[i - r->opts->extra_count].cert;
+}
+
+/* see chain.h */
+const struct vouch_x509_cert *vouch_chain_find_signer_cert(const struct vouch_verify_run *r,
+						       const struct vouch_pkcs7_signer *s)
+{
+	const uint8_t *mb = r->msg->bytes;
+
+	for (size_t i = 0; i < candidate_count(r); i++) {
+		const struct vouch_x509_cert *c = candidate(r, i);
+
+		if (s->sid_kind == VOUCH_PKCS7_SID_SKID) {
+			if (c->skid.len && vouch_verify_spans_equal(c->bytes, c->skid, mb, s->sid_skid))
+				return c;
+		} else if (vouch_verify_spans_equal(c->bytes, c->serial, mb, s->sid_serial) &&
+			   vouch_verify_spans_equal(c->bytes, c->issuer.raw, mb, s->sid_issuer)) {
+			return c;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Count work against the budget: -EBADMSG (a limit exceeded) if it would
+ * go past it, and from then on for everything.
+ */
+static int charge(struct vouch_verify_run *r, uint64_t work)
+{
+	if (r->over_budget || work > r->max_work - r->work) {
+		r->over_budget = true;
+		return -EBADMSG;
+	}
+	r->work += work;
+	return 0;
+}
+
+/* see chain.h; keyring keys were loaded with legacy sizes allowed. */
+int vouch_chain_cert_key(struct vouch_verify_run *r, const struct vouch_x509_cert *c,
+			 struct vouch_pubkey *key)
+{
+	const struct vouch_keyring_entry *e = keyring_entry(r, c);
+	unsigned flags = r->opts->flags & VOUCH_VERIFY_ALLOW_LEGACY ? VOUCH_PUBKEY_ALLOW_LEGACY : 0;
+	int rc;
+
+	if (e) {
+		*key = e->key;          /* loaded with the keyring: no work now */
+		rc = 0;
+	} else if (r->over_budget) {
+		rc = -EBADMSG;
+	} else {
+		rc = vouch_pubkey_load_spki(key, c->bytes + c->spki.off, c->spki.len, flags);
+		/* Charged once done: at most one load past the budget. */
+		if (rc == 0)
+			rc = charge(r, vouch_pubkey_load_work(key));
+	}
+	/* Keyring keys were loaded with legacy sizes allowed: apply the policy. */
+	if (rc == 0 && !flags && vouch_pubkey_type(key) != VOUCH_PUBKEY_EC &&
+	    vouch_pubkey_bits(key) < VOUCH_RSA_MIN_BITS)
+		rc = -ENOPKG;
+	return rc;
+}
+
+/* see chain.h */
+int vouch_chain_check_signature(struct vouch_verify_run *r, const struct vouch_pubkey *key,
+				const struct vouch_sig_alg *alg, const uint8_t *digest,
+				const uint8_t *sig, size_t sig_len)
+{
+	if (++r->signatures > r->max_signatures) {
+		r->over_budget = true;
+		return -EBADMSG;                /* a limit exceeded */
+	}
+	if (charge(r, vouch_pubkey_verify_work(key)))
+		return -EBADMSG;
+	return vouch_pubkey_verify_digest(key, alg, digest, alg->hash->digest_len, sig, sig_len);
+}
+
+/* A child certificate's signature algorithm and the digest of its TBS. */
+struct tbs_digest {
+	int rc;                         /* 1: not computed yet */
+	struct vouch_sig_alg alg;
+	uint8_t digest[VOUCH_HASH_MAX_LEN];
+};
+
+/*
+ * Whether child's signature verifies with parent's key. The child's TBS
+ * is hashed once, for the first candidate parent, not once per candidate.
+ */
+static int link_verifies(struct vouch_verify_run *r, const struct vouch_x509_cert *child,
+			 const struct vouch_x509_cert *parent, struct tbs_digest *d)
+{
+	struct vouch_pubkey key;
+	int rc;
+
+	if (d->rc == 1) {
+		d->rc = vouch_sig_alg_from_id(&d->alg, &child->sig_alg_id);
+		if (d->rc == 0 && d->alg.hash == &vouch_sha1_alg && !vouch_verify_sha1_allowed(r))
+			d->rc = -ENOPKG;
+		if (d->rc == 0)
+			vouch_hash(d->alg.hash, child->bytes + child->tbs.off, child->tbs.len,
+				   d->digest);
+	}
+	rc = d->rc;
+	if (rc == 0)
+		rc = vouch_chain_cert_key(r, parent, &key);
+	if (rc)
+		return rc;
+	return vouch_chain_check_signature(r, &key, &d->alg, d->digest, child->bytes + child->sig.off,
+			       child->sig.len);
+}
+
+/*
+ * Rules on every certificate of a chain: deny list, time, critical
+ * extensions. The anchor (a keyring entry) is an input to path validation,
+ * not a certificate of the path (RFC 5280 §6.1.1 d): its key and name are
+ * what count, so its extensions are not processed, as the kernel ignores
+ * them; its deny-list entry and validity still count.
+ */
+static int check_cert(const struct vouch_verify_run *r, const struct vouch_x509_cert *c,
+		      bool anchor)
+{
+	uint8_t tbs_hash[VOUCH_SHA256_LEN];
+
+	if (r->opts->deny_count) {
+		vouch_hash(&vouch_sha256_alg, c->bytes + c->tbs.off, c->tbs.len, tbs_hash);
+		for (size_t i = 0; i < r->opts->deny_count; i++)
+			if (r->opts->deny[i].tbs && !memcmp(r->opts->deny[i].sha256, tbs_hash, 32))
+				return -EKEYREVOKED;
+	}
+	if ((r->opts->flags & VOUCH_VERIFY_CHECK_TIME) &&
+	    (r->opts->time < c->not_before || r->opts->time > c->not_after))
+		return -EKEYEXPIRED;
+	if (c->unknown_critical && !anchor)
+		return -EPERM;                  /* RFC 5280 §4.2 */
+	return 0;
+}
+
+/* May cert issue certificates, with `below` intermediates under it? */
+static bool may_issue(const struct vouch_x509_cert *c, size_t below)
+{
+	if (!c->has_basic_constraints || !c->ca)
+		return false;
+	if (c->has_key_usage && !(c->key_usage & VOUCH_KU_KEY_CERT_SIGN))
+		return false;
+	return c->path_len < 0 || below <= (size_t)c->path_len;
+}
+
+static bool self_issued(const struct vouch_x509_cert *c)
+{
+	return vouch_name_equal(c->bytes, &c->issuer, c->bytes, &c->subject);
+}
+
+/* A parent of cur among the candidates, not seen yet, whose key verifies cur. */
+static int find_parent(struct vouch_verify_run *r, const struct vouch_x509_cert *cur,
+		       const struct vouch_x509_cert *const *seen, size_t nseen,
+		       const struct vouch_x509_cert **parent)
+{
+	int best = 0;           /* the worst failure among the candidates tried */
+	struct tbs_digest d = { .rc = 1 };
+
+	for (size_t i = 0; i < candidate_count(r); i++) {
+		const struct vouch_x509_cert *c = candidate(r, i);
+		bool was_seen = false;
+		int rc;
+
+		for (size_t k = 0; k < nseen; k++)
+			was_seen |= seen[k] == c;
+		if (was_seen || !vouch_name_equal(cur->bytes, &cur->issuer, c->bytes, &c->subject))
+			continue;
+		/* An AKID keyIdentifier must name the parent's SKID (RFC 5280 §4.2.1.1). */
+		if (cur->akid_keyid.len && c->skid.len &&
+		    !vouch_verify_spans_equal(cur->bytes, cur->akid_keyid, c->bytes, c->skid))
+			continue;
+		rc = link_verifies(r, cur, c, &d);
+		if (rc == 0) {
+			*parent = c;
+			return 0;
+		}
+		if (r->over_budget)
+			return -EBADMSG;        /* no more candidates: a limit was hit */
+		best = vouch_verify_worse(best, rc);
+	}
+	return best ? best : -ENOKEY;
+}
+
+/* see chain.h */
+int vouch_chain_build(struct vouch_verify_run *r, struct vouch_verify_signer *out)
+{
+	const struct vouch_x509_cert *cur = out->cert;
+	size_t intermediates = 0;
+	bool anchor;
+	int rc;
+
+	out->chain_len = 0;
+	for (;;) {
+		if (out->chain_len == VOUCH_CHAIN_MAX || out->chain_len > r->max_depth)
+			return -ENOKEY;         /* deeper than the cap */
+		cur = vouch_chain_trusted_copy(r, cur);
+		out->chain[out->chain_len++] = cur;
+		anchor = keyring_entry(r, cur) != NULL;
+		rc = check_cert(r, cur, anchor);
+		if (rc)
+			return rc;
+		if (anchor) {
+			out->trusted = 1;
+			return 0;
+		}
+		if (out->chain_len > 1) {
+			/* cur issued the one below it: it must be a CA. */
+			if (!may_issue(cur, intermediates))
+				return -ENOKEY;
+			if (!self_issued(cur))
+				intermediates++;
+		}
+		rc = find_parent(r, cur, out->chain, out->chain_len, &cur);
+		if (rc)
+			return rc;
+	}
+}
