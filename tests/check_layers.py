@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """The layers of vouch, enforced: every include and every call runs one way.
 
-    check_layers.py SOURCE_ROOT LIBVOUCH_A TOOL_OBJECT...
+    check_layers.py SOURCE_ROOT LIBVOUCH_A [BUILD_ROOT]
 
   base        crypto/base      errors, memory, CPU features
   primitives  crypto/hash, crypto/cipher, crypto/pk   (use base)
   rng         rng/             (uses primitives)
   asn1        asn1/            reading untrusted bytes: no crypto at all (uses base)
   verify      crypto/verify    (uses primitives and the parsers' public results)
+  front       crypto/front     the public DER entry points: asn1's readers composed
+                               with verify, the one layer that may use both
   fw          crypto/fw        (uses verify, and what verify may use)
   tools       tools/           the public API only
 
@@ -32,7 +34,7 @@ import sys
 LAYERS = {
     'crypto/base': 'base', 'crypto/hash': 'primitives', 'crypto/cipher': 'primitives',
     'crypto/pk': 'primitives', 'rng': 'rng', 'asn1': 'asn1', 'crypto/verify': 'verify',
-    'crypto/fw': 'fw', 'tools': 'tools',
+    'crypto/fw': 'fw', 'crypto/front': 'front', 'tools': 'tools',
 }
 MAY_USE = {
     'base': {'base'},
@@ -40,11 +42,14 @@ MAY_USE = {
     'rng': {'rng', 'primitives', 'base'},
     'asn1': {'asn1', 'base'},
     'verify': {'verify', 'primitives', 'base', 'asn1-public'},
+    'front': {'front', 'verify', 'asn1', 'primitives', 'base'},
     'fw': {'fw', 'verify', 'primitives', 'base', 'asn1-public'},
     'tools': {'public'},
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+([<"])([^>"]+)[>"]', re.M)
-EXPORT = re.compile(r'VOUCH_EXPORT[^;{]*?\b(vouch_\w+)\s*\(', re.S)
+# A VOUCH_EXPORT declaration's name: a function's, or a variable's
+# (the hash descriptors, vouch_sha256_alg, ...).
+EXPORT = re.compile(r'VOUCH_EXPORT[^;{]*?\b(vouch_\w+)\s*[(;]', re.S)
 
 problems, checked = [], 0
 
@@ -154,8 +159,19 @@ def check_calls(lib, tool_objects, api):
                         os.path.basename(obj), sym))
 
 
+def tool_objects(build):
+    out = []
+    tools = os.path.join(build, 'tools')
+    for d in sorted(os.listdir(tools)) if os.path.isdir(tools) else []:
+        if d.endswith('.p') and not d.startswith('lib'):
+            out += [os.path.join(tools, d, f) for f in sorted(os.listdir(os.path.join(tools, d)))
+                    if f.endswith('.o') and 'parse-worker' not in f]
+    return out
+
+
 def main():
-    root, lib, tools = sys.argv[1], sys.argv[2], sys.argv[3:]
+    root, lib = sys.argv[1], sys.argv[2]
+    tools = tool_objects(sys.argv[3]) if len(sys.argv) > 3 else []
     check_includes(root, headers(root))
     check_calls(lib, tools, public_api(root))
     for p in problems:
