@@ -3,7 +3,7 @@
 
 Each input is the smallest change of a committed valid fixture
 (tests/data/pkcs7, tests/data/keys) that triggers one class of
-../shared/MALFORMED.md: its §3 rows (rNN) and §3.1 checklist (nNN).
+docs/malformed.md: its rows (rNN files, REF rowN) and checklist (nNN, REF NN).
 The DER fixtures are parsed into a tree, one node is changed, and the
 tree is re-encoded with minimal lengths, so a change never breaks the
 lengths around it unless breaking them is the point; BER inputs are
@@ -14,7 +14,7 @@ never run this. Run from anywhere:
     python3 tests/data/malformed/gen-malformed.py
 
 It writes tests/data/malformed/*.{der,ber,bin} and tests/cases/malformed.txt
-(file, parser, expected code, MALFORMED.md reference, description).
+(file, parser, expected code, docs/malformed.md reference, description).
 """
 import base64
 import copy
@@ -331,7 +331,7 @@ def row5_no_content_no_signers():
     case("r05-contentinfo-no-content.der", "pkcs7", "EBADMSG", "row5 N2",
          "ContentInfo{signedData} with content absent", seq(oid(OID_SIGNED_DATA)))
     p7_case("r05-signerinfos-empty.der", "0", "row5 N3",
-            "signerInfos is an empty SET: parses (certificates only); verify: issue 8 must refuse",
+            "signerInfos is an empty SET: parses (certificates only); the verifier must refuse",
             lambda m: setattr(sd_of(m)[-1], "kids", []))
     p7_case("r05-signerinfos-missing.der", "EBADMSG", "row5",
             "SignedData without its signerInfos field", lambda m: sd_of(m).kids.pop())
@@ -347,7 +347,7 @@ def row10_absent_content():
     case("r10-enveloped-no-content.der", "pkcs7", "ENOPKG", "row10 N1",
          "envelopedData without its content: not SignedData", seq(oid(OID_ENVELOPED_DATA)))
     p7_case("r10-detached-no-certs.der", "0", "row10 row22",
-            "detached, no certificates: absent OPTIONALs parse (verify: issue 8, keyring)",
+            "detached, no certificates: absent OPTIONALs parse (the verifier: keyring)",
             lambda m: sd_of(m).kids.pop(3))
 
 
@@ -521,13 +521,13 @@ def row19_malleability():
         sig[0].content = b"\x00" + sig[0].content
         c[SIG].content = b"\x00" + sig.enc()
     cert_case("r19-ecdsa-sig-not-minimal.der", "0", "row19 N24",
-              "ECDSA r with a redundant 00: opaque here; verify: issue 8 must refuse",
+              "ECDSA r with a redundant 00: opaque here; the verifier must refuse",
               ecdsa_ber, base=EC_CERT)
 
     def ecdsa_trailing(c):
         c[SIG].content += b"\x00"
     cert_case("r19-ecdsa-sig-trailing.der", "0", "row19 N24",
-              "a byte after ECDSA-Sig-Value in the BIT STRING; verify: issue 8 must refuse",
+              "a byte after ECDSA-Sig-Value in the BIT STRING; the verifier must refuse",
               ecdsa_trailing, base=EC_CERT)
     case("r19-sigalg-ecdsa-null-params.der", "sigalg", "EBADMSG", "row19",
          "ecdsa-with-SHA256 with NULL parameters (RFC 5758 §3.2: MUST omit)",
@@ -587,7 +587,7 @@ def rows12_13_pss():
         c[TBS][T_ALG] = seq(oid(OID_PSS))
         c[ALG] = seq(oid(OID_PSS))
     cert_case("r12-cert-sigalg-pss-no-params.der", "0", "row12",
-              "both signature algorithms PSS without parameters: parses; verify: issue 8 "
+              "both signature algorithms PSS without parameters: parses; the verifier refuses "
               "(sigalg -EBADMSG)", cert_pss_alg)
 
 
@@ -605,7 +605,7 @@ def n20_algorithms():
     def unknown_digest(m):
         signer_of(m)[2] = seq(oid("1.2.3.4"))
     p7_case("n20-signer-unknown-digest.der", "0", "N20 row11",
-            "SignerInfo digestAlgorithm 1.2.3.4: parses; verify: issue 8 (-ENOPKG)", unknown_digest)
+            "SignerInfo digestAlgorithm 1.2.3.4: parses; the verifier: -ENOPKG", unknown_digest)
 
 
 def row22_optional():
@@ -693,7 +693,7 @@ def n30_counts():
             attrs.kids.sort(key=lambda a: a.enc())
         return edit
     p7_case("n30-signed-attrs-32.der", "0", "N30",
-            "32 signed attributes: at max_attrs; verify: issue 8 (signature no longer matches)",
+            "32 signed attributes: at max_attrs; the verifier: the signature no longer matches",
             signed_attrs(32), base=DETACHED)
     p7_case("n30-signed-attrs-33.der", "EBADMSG", "N30", "33 signed attributes: over max_attrs",
             signed_attrs(33), base=DETACHED)
@@ -792,7 +792,7 @@ def signed_attr_cases():
         a.kids.reverse()
     p7_case("n15-signed-attrs-unsorted.der", "0", "N15",
             "signedAttrs not in SET OF order: parses by default (-EBADMSG with "
-            "VOUCH_PKCS7_STRICT_SET_ORDER); verify: issue 8", edit_attrs(unsorted), base=DETACHED)
+            "VOUCH_PKCS7_STRICT_SET_ORDER); the verifier decides", edit_attrs(unsorted), base=DETACHED)
 
     def bad_time(a):
         a[ST][1][0].content = b"261303144835Z"
@@ -817,31 +817,31 @@ def signed_attr_cases():
     def digest_short(a):
         a[MD][1][0].content = a[MD][1][0].content[:31]
     p7_case("n12-digest-31-bytes.der", "0", "N12",
-            "messageDigest of 31 bytes: parses; verify: issue 8", edit_attrs(digest_short),
+            "messageDigest of 31 bytes: parses; the verifier refuses", edit_attrs(digest_short),
             base=DETACHED)
 
     def ct_mismatch(a):
         a[CT][1][0] = oid(OID_SIGNED_DATA)
     p7_case("n11-content-type-mismatch.der", "0", "N11",
-            "contentType attribute signedData, eContentType data; verify: issue 8",
+            "contentType attribute signedData, eContentType data; the verifier refuses",
             edit_attrs(ct_mismatch), base=DETACHED)
 
     def two_ct(a):
         a.kids.insert(1, copy.deepcopy(a[CT]))
     p7_case("n10-content-type-twice.der", "0", "N10",
-            "two contentType attributes (ct_multiple_attr.cms): counted; verify: issue 8",
+            "two contentType attributes (ct_multiple_attr.cms): counted; the verifier refuses",
             edit_attrs(two_ct), base=DETACHED)
 
     def md_two_values(a):
         a[MD][1].kids.append(copy.deepcopy(a[MD][1][0]))
     p7_case("n10-digest-two-values.der", "0", "N10",
-            "messageDigest with two values: counted; verify: issue 8",
+            "messageDigest with two values: counted; the verifier refuses",
             edit_attrs(md_two_values), base=DETACHED)
 
     def no_md(a):
         a.kids.pop(MD)
     p7_case("n09-no-message-digest.der", "0", "N9",
-            "signedAttrs without messageDigest (no_md_attr.cms); verify: issue 8",
+            "signedAttrs without messageDigest (no_md_attr.cms); the verifier decides",
             edit_attrs(no_md), base=DETACHED)
 
 
@@ -911,7 +911,7 @@ def row27_extensions():
     def unknown_critical(c):
         c[TBS][T_EXT][0].kids.append(seq(oid("1.2.3.4"), tlv(0x01, b"\xff"), tlv(0x04, b"\x05\x00")))
     cert_case("r27-unknown-critical.der", "0", "row27",
-              "an unknown critical extension: counted; verify: issue 8 must refuse", unknown_critical)
+              "an unknown critical extension: counted; the verifier must refuse", unknown_critical)
 
 
 def row28_later_signer():
@@ -966,7 +966,7 @@ def row29_curves():
     def cert_curve(c):
         curve(c[TBS][T_SPKI], oid("1.3.132.0.32"))
     cert_case("r29-cert-secp224k1.der", "0", "row29",
-              "a certificate with a secp224k1 key: listed (the SPKI span); verify: issue 8 "
+              "a certificate with a secp224k1 key: listed (the SPKI span); the verifier refuses "
               "(the key loads -ENOPKG)", cert_curve, base=EC_CERT)
 
 
@@ -1042,7 +1042,7 @@ def n28_serials():
             signer_of(m)[1][1] = tlv(0x02, content)
         return edit
     p7_case("n28-sid-serial-negative.der", "0", "N28",
-            "a signer naming serial -1: parses; verify: issue 8 matches bytes", sid_serial(b"\xff"))
+            "a signer naming serial -1: parses; the verifier matches bytes", sid_serial(b"\xff"))
     p7_case("n28-sid-serial-empty.der", "EBADMSG", "N28",
             "a signer naming a zero-length serial", sid_serial(b""))
     p7_case("n28-sid-serial-not-minimal.der", "EBADMSG", "N28",
@@ -1090,12 +1090,12 @@ def verify_level():
         sig[100] ^= 0x01
         c[SIG].content = bytes(sig)
     cert_case("r06-cert-sig-corrupted.der", "0", "row6",
-              "one bit of the signature flipped: parses; verify: issue 8 must refuse", flip_sig)
+              "one bit of the signature flipped: parses; the verifier must refuse", flip_sig)
 
     def n19(m):
         sd_of(m)[1].kids = [seq(oid("2.16.840.1.101.3.4.2.2"))]
     p7_case("n19-digest-not-listed.der", "0", "N19",
-            "the signer's digest (sha256) not among digestAlgorithms (sha384); verify: issue 8", n19)
+            "the signer's digest (sha256) not among digestAlgorithms (sha384); the verifier decides", n19)
 
 
 def n30_exponents():
@@ -1111,7 +1111,7 @@ def n30_exponents():
         s[1] = tlv(0x03, b"\x00" + key.enc())
         return s
     case("n30-spki-rsa-e-n-minus-2.der", "spki", "ENOPKG", "N30",
-         "RSA-2048 with e = n - 2, the largest odd e below n (accepted before issue 22)",
+         "RSA-2048 with e = n - 2, the largest odd e below n (accepted before the exponent bound)",
          spki_with_e(lambda n: n - 2))
     case("n30-spki-rsa-e-2-33-plus-1.der", "spki", "ENOPKG", "N30",
          "RSA-2048 with e = 2^33 + 1, the smallest odd e past the bound",
@@ -1190,9 +1190,9 @@ def write():
     width = max(len(c[0]) for c in CASES)
     lines = [
         "# The malformed corpus: tests/data/malformed/FILE through PARSER must return",
-        "# EXPECTED (0 or the errno's name). REF is the row (rN) or checklist case (nN)",
-        "# of ../shared/MALFORMED.md. Written by tests/data/malformed/gen-malformed.py;",
-        "# read by tests/test_malformed.c. Rows saying \"verify: issue 8\" are inputs the",
+        "# EXPECTED (0 or the errno's name). REF is the row (rowN) or checklist case (NN)",
+        "# of docs/malformed.md. Written by tests/data/malformed/gen-malformed.py;",
+        "# read by tests/test_malformed.c. Rows naming \"the verifier\" are inputs the",
         "# parser accepts and the verifier must refuse.",
         "#",
         "# %-*s  %-6s  %-7s  %-10s  %s" % (width - 2, "file", "parser", "expect", "ref",
