@@ -141,7 +141,7 @@ static int read_certificates(struct ctx *c, struct vouch_span set)
 {
 	struct vouch_pkcs7 *msg = c->msg;
 	struct vouch_span choices[VOUCH_PKCS7_MAX_CERTS];
-	size_t n;
+	size_t n, x509 = 0;
 	int rc;
 
 	if (set.len == 0)
@@ -153,6 +153,14 @@ static int read_certificates(struct ctx *c, struct vouch_span set)
 	if (c->where) {
 		memcpy(c->where->choices, choices, n * sizeof(choices[0]));
 		c->where->choice_count = n;
+	}
+	/* Room for exactly the X.509 certificates the message carries. */
+	for (size_t i = 0; i < n; i++)
+		x509 += c->root[choices[i].off] == 0x30;
+	if (x509) {
+		msg->certs = calloc(x509, sizeof(*msg->certs));
+		if (!msg->certs)
+			return -ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (c->root[choices[i].off] != 0x30) {
@@ -373,6 +381,7 @@ static int read_signer(struct ctx *c, struct vouch_span whole, struct vouch_pkcs
 	if (version != 1 && version != 3)
 		return -EBADMSG;
 	s->version = (int)version;
+	s->bytes = c->root;
 	rc = read_sid(c, f[1], s);
 	s->digest_alg = f[2];
 	/* The algorithms become values here; judging them is the verifier's. */
@@ -519,21 +528,12 @@ static int read_message(struct vouch_pkcs7 *msg, const uint8_t *buf, size_t len,
 	return vouch_pkcs7_read_fields(msg, buf, len, limits, VOUCH_PKCS7_CERTS_DECODE, layout);
 }
 
-/*
- * A cleared message, except the certificate slots (about 100 KiB): each is
- * cleared when a certificate is read into it (vouch_x509_read()), and only
- * the first cert_count are ever read. Clearing them all cost more than
- * parsing a certificate's SignedData fields.
- */
+/* A cleared message; its certificates are allocated as they are read. */
 struct vouch_pkcs7 *vouch_pkcs7_new_message(const uint8_t *buf, size_t len)
 {
-	struct vouch_pkcs7 *msg = malloc(sizeof(*msg));
-	size_t before = offsetof(struct vouch_pkcs7, certs);
-	size_t after = offsetof(struct vouch_pkcs7, skipped_certs);
+	struct vouch_pkcs7 *msg = calloc(1, sizeof(*msg));
 
 	if (msg) {
-		memset(msg, 0, before);
-		memset((uint8_t *)msg + after, 0, sizeof(*msg) - after);
 		msg->bytes = buf;
 		msg->raw = (struct vouch_span){ 0, len };
 	}
@@ -586,5 +586,198 @@ void vouch_pkcs7_free(struct vouch_pkcs7 *msg)
 	if (!msg)
 		return;
 	free(msg->fragments);
+	free(msg->certs);
 	free(msg);
+}
+
+/* A byte field of the message: its bytes and length, or NULL and 0. */
+static const uint8_t *field(const uint8_t *base, struct vouch_span s, size_t *len)
+{
+	if (len)
+		*len = s.len;
+	return s.len ? base + s.off : NULL;
+}
+
+/* see vouch/pkcs7.h */
+const uint8_t *vouch_pkcs7_der(const struct vouch_pkcs7 *msg, size_t *len)
+{
+	return field(msg->bytes, msg->raw, len);
+}
+
+/* see vouch/pkcs7.h */
+int vouch_pkcs7_version(const struct vouch_pkcs7 *msg)
+{
+	return msg->version;
+}
+
+/* see vouch/pkcs7.h */
+const uint8_t *vouch_pkcs7_content_type(const struct vouch_pkcs7 *msg, size_t *len)
+{
+	return field(msg->bytes, msg->content_type, len);
+}
+
+/* see vouch/pkcs7.h */
+int vouch_pkcs7_content_type_id(const struct vouch_pkcs7 *msg)
+{
+	return msg->content_type_id;
+}
+
+/* see vouch/pkcs7.h */
+int vouch_pkcs7_has_content(const struct vouch_pkcs7 *msg)
+{
+	return msg->has_content != 0;
+}
+
+/* see vouch/pkcs7.h */
+size_t vouch_pkcs7_fragment_count(const struct vouch_pkcs7 *msg)
+{
+	return msg->has_content ? msg->fragment_count : 0;
+}
+
+/* see vouch/pkcs7.h */
+const uint8_t *vouch_pkcs7_fragment(const struct vouch_pkcs7 *msg, size_t index, size_t *len)
+{
+	if (index >= vouch_pkcs7_fragment_count(msg)) {
+		if (len)
+			*len = 0;
+		return NULL;
+	}
+	if (len)
+		*len = msg->fragments[index].len;
+	return msg->bytes + msg->fragments[index].off;
+}
+
+/* see vouch/pkcs7.h */
+size_t vouch_pkcs7_cert_count(const struct vouch_pkcs7 *msg)
+{
+	return msg->cert_count;
+}
+
+/* see vouch/pkcs7.h */
+const struct vouch_x509_cert *vouch_pkcs7_cert(const struct vouch_pkcs7 *msg, size_t index)
+{
+	return index < msg->cert_count ? &msg->certs[index] : NULL;
+}
+
+/* see vouch/pkcs7.h */
+size_t vouch_pkcs7_skipped_certs(const struct vouch_pkcs7 *msg)
+{
+	return msg->skipped_certs;
+}
+
+/* see vouch/pkcs7.h */
+int vouch_pkcs7_has_crls(const struct vouch_pkcs7 *msg)
+{
+	return msg->has_crls != 0;
+}
+
+/* see vouch/pkcs7.h */
+size_t vouch_pkcs7_signer_count(const struct vouch_pkcs7 *msg)
+{
+	return msg->signer_count;
+}
+
+/* see vouch/pkcs7.h */
+const struct vouch_pkcs7_signer *vouch_pkcs7_signer(const struct vouch_pkcs7 *msg, size_t index)
+{
+	return index < msg->signer_count ? &msg->signers[index] : NULL;
+}
+
+/* see vouch/pkcs7.h */
+int vouch_pkcs7_signer_version(const struct vouch_pkcs7_signer *s)
+{
+	return s->version;
+}
+
+/* see vouch/pkcs7.h */
+int vouch_pkcs7_signer_sid_kind(const struct vouch_pkcs7_signer *s)
+{
+	return s->sid_kind;
+}
+
+/* see vouch/pkcs7.h */
+const uint8_t *vouch_pkcs7_signer_issuer(const struct vouch_pkcs7_signer *s, size_t *len)
+{
+	return field(s->bytes, s->sid_issuer, len);
+}
+
+/* see vouch/pkcs7.h */
+const uint8_t *vouch_pkcs7_signer_serial(const struct vouch_pkcs7_signer *s, size_t *len)
+{
+	return field(s->bytes, s->sid_serial, len);
+}
+
+/* see vouch/pkcs7.h */
+const uint8_t *vouch_pkcs7_signer_skid(const struct vouch_pkcs7_signer *s, size_t *len)
+{
+	return field(s->bytes, s->sid_skid, len);
+}
+
+/* see vouch/pkcs7.h */
+int vouch_pkcs7_signer_digest_hash(const struct vouch_pkcs7_signer *s)
+{
+	return s->digest_status ? s->digest_status : s->digest_hash;
+}
+
+/* see vouch/pkcs7.h */
+const struct vouch_sig_alg_id *vouch_pkcs7_signer_sig_alg(const struct vouch_pkcs7_signer *s)
+{
+	return &s->sig_alg_id;
+}
+
+/* see vouch/pkcs7.h */
+const uint8_t *vouch_pkcs7_signer_signature(const struct vouch_pkcs7_signer *s, size_t *len)
+{
+	return field(s->bytes, s->signature, len);
+}
+
+/* see vouch/pkcs7.h */
+const uint8_t *vouch_pkcs7_signer_signed_attrs(const struct vouch_pkcs7_signer *s, size_t *len)
+{
+	return field(s->bytes, s->has_signed_attrs ? s->signed_attrs : (struct vouch_span){ 0, 0 },
+		     len);
+}
+
+/* see vouch/pkcs7.h */
+size_t vouch_pkcs7_signer_attr_count(const struct vouch_pkcs7_signer *s)
+{
+	return s->attr_count;
+}
+
+/* see vouch/pkcs7.h */
+const uint8_t *vouch_pkcs7_signer_content_type(const struct vouch_pkcs7_signer *s, size_t *len,
+					       unsigned *count)
+{
+	if (count)
+		*count = s->content_type_count;
+	return field(s->bytes, s->content_type, len);
+}
+
+/* see vouch/pkcs7.h */
+const uint8_t *vouch_pkcs7_signer_message_digest(const struct vouch_pkcs7_signer *s, size_t *len,
+						 unsigned *count)
+{
+	if (count)
+		*count = s->message_digest_count;
+	return field(s->bytes, s->message_digest, len);
+}
+
+/* see vouch/pkcs7.h */
+unsigned vouch_pkcs7_signer_signing_time(const struct vouch_pkcs7_signer *s, int64_t *time)
+{
+	if (time)
+		*time = s->signing_time_count ? s->signing_time : 0;
+	return s->signing_time_count;
+}
+
+/* see vouch/pkcs7.h */
+unsigned vouch_pkcs7_signer_smime_caps(const struct vouch_pkcs7_signer *s)
+{
+	return s->smime_caps_count;
+}
+
+/* see vouch/pkcs7.h */
+int vouch_pkcs7_signer_has_unsigned_attrs(const struct vouch_pkcs7_signer *s)
+{
+	return s->has_unsigned_attrs != 0;
 }

@@ -8,6 +8,65 @@
 
 #include <vouch/pkcs7.h>
 
+#include "x509_internal.h"
+
+/* The layouts behind the opaque types of vouch/pkcs7.h. */
+/** One SignerInfo. Spans are into the message buffer. */
+struct vouch_pkcs7_signer {
+	const uint8_t *bytes;           /**< the message buffer the spans index */
+	int version;                    /**< 1 or 3, matching sid_kind */
+	int sid_kind;                   /**< enum vouch_pkcs7_sid */
+	struct vouch_span sid_issuer;   /**< issuer Name (whole element) */
+	struct vouch_span sid_serial;   /**< serialNumber content octets */
+	struct vouch_span sid_skid;     /**< subjectKeyIdentifier octets */
+	struct vouch_span digest_alg;   /**< digestAlgorithm (whole element) */
+	int digest_hash;                /**< enum vouch_hash_id it names, if @ref digest_status is 0 */
+	int digest_status;              /**< 0, or -EBADMSG: malformed digestAlgorithm */
+	int has_signed_attrs;
+	struct vouch_span signed_attrs; /**< the [0] element as received */
+	size_t attr_count;              /**< signed attributes */
+	unsigned content_type_count;    /**< contentType attributes (and values) seen */
+	struct vouch_span content_type; /**< the first one's OID content octets */
+	unsigned message_digest_count;  /**< messageDigest attributes (and values) seen */
+	struct vouch_span message_digest; /**< the first one's octets */
+	unsigned signing_time_count;    /**< signingTime attributes (and values) seen */
+	int64_t signing_time;           /**< the first one, seconds since the epoch */
+	unsigned smime_caps_count;      /**< smimeCapabilities attributes seen */
+	struct vouch_span sig_alg;      /**< signatureAlgorithm (whole element) */
+	/**
+	 * What @ref sig_alg says (its status: malformed or not implemented);
+	 * rsaEncryption is PKCS#1 v1.5 with the digestAlgorithm's hash (RFC
+	 * 3370 §3.2), when that one is known.
+	 */
+	struct vouch_sig_alg_id sig_alg_id;
+	struct vouch_span signature;    /**< the signature value's octets */
+	int has_unsigned_attrs;         /**< unsignedAttrs present (none of the
+					      three signed-only types in it) */
+};
+
+/** A parsed SignedData message. */
+struct vouch_pkcs7 {
+	const uint8_t *bytes;               /**< the buffer every span indexes (the caller's) */
+	struct vouch_span raw;              /**< the whole ContentInfo */
+	int version;                        /**< SignedData version: 1 or 3 */
+	size_t digest_alg_count;
+	struct vouch_span digest_algs[VOUCH_PKCS7_MAX_DIGEST_ALGS]; /**< whole elements */
+	struct vouch_span content_type;     /**< eContentType's OID content octets */
+	int content_type_id;                /**< enum vouch_content_type of it */
+	int has_content;                    /**< 0: detached */
+	int content_is_octets;              /**< eContent is an OCTET STRING */
+	struct vouch_span content;          /**< eContent's inner element (whole) */
+	size_t fragment_count;              /**< pieces of the content octets */
+	struct vouch_span *fragments;       /**< in order; for a non-OCTET STRING
+					      content, its whole element */
+	size_t cert_count;
+	struct vouch_x509_cert *certs;      /**< cert_count of them, owned */
+	size_t skipped_certs;               /**< CertificateChoices other than X.509 */
+	int has_crls;
+	size_t signer_count;
+	struct vouch_pkcs7_signer signers[VOUCH_PKCS7_MAX_SIGNERS];
+};
+
 /* Where one SignerInfo's elements are; an absent OPTIONAL has length 0. */
 struct vouch_pkcs7_signer_layout {
 	struct vouch_span whole, version, sid, digest_alg, signed_attrs, sig_alg, signature,

@@ -11,6 +11,7 @@
 
 #include "der.h"
 #include "keys.h"
+#include "names.h"
 #include "oid.h"
 #include "pem.h"
 #include "x509_internal.h"
@@ -609,4 +610,206 @@ void vouch_x509_free(struct vouch_x509_cert *cert)
 		return;
 	free(cert->owned);
 	free(cert);
+}
+
+/* see vouch/x509.h */
+int vouch_x509_parse_copy(struct vouch_x509_cert **out, const uint8_t *der, size_t len)
+{
+	uint8_t *copy;
+	int rc;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	if (!der)
+		return -EINVAL;
+	copy = malloc(len ? len : 1);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, der, len);
+	rc = vouch_x509_parse(out, copy, len);
+	if (rc) {
+		free(copy);
+		return rc;
+	}
+	(*out)->owned = copy;
+	return 0;
+}
+
+/* A byte field: its bytes and length, or NULL and 0 when absent. */
+static const uint8_t *field(const struct vouch_x509_cert *cert, struct vouch_span s, size_t *len)
+{
+	if (len)
+		*len = s.len;
+	return s.len ? cert->bytes + s.off : NULL;
+}
+
+/* see vouch/x509.h */
+const uint8_t *vouch_x509_der(const struct vouch_x509_cert *cert, size_t *len)
+{
+	return field(cert, cert->raw, len);
+}
+
+/* see vouch/x509.h */
+const uint8_t *vouch_x509_tbs(const struct vouch_x509_cert *cert, size_t *len)
+{
+	return field(cert, cert->tbs, len);
+}
+
+/* see vouch/x509.h */
+const uint8_t *vouch_x509_signature(const struct vouch_x509_cert *cert, size_t *len)
+{
+	return field(cert, cert->sig, len);
+}
+
+/* see vouch/x509.h */
+const uint8_t *vouch_x509_sig_alg_der(const struct vouch_x509_cert *cert, size_t *len)
+{
+	return field(cert, cert->sig_alg, len);
+}
+
+/* see vouch/x509.h */
+const struct vouch_sig_alg_id *vouch_x509_sig_alg(const struct vouch_x509_cert *cert)
+{
+	return &cert->sig_alg_id;
+}
+
+/* see vouch/x509.h */
+int vouch_x509_version(const struct vouch_x509_cert *cert)
+{
+	return cert->version;
+}
+
+/* see vouch/x509.h */
+const uint8_t *vouch_x509_serial(const struct vouch_x509_cert *cert, size_t *len)
+{
+	return field(cert, cert->serial, len);
+}
+
+/* see vouch/x509.h */
+unsigned vouch_x509_serial_flags(const struct vouch_x509_cert *cert)
+{
+	return cert->serial_flags;
+}
+
+/* see vouch/x509.h */
+const uint8_t *vouch_x509_issuer(const struct vouch_x509_cert *cert, size_t *len)
+{
+	return field(cert, cert->issuer.raw, len);
+}
+
+/* see vouch/x509.h */
+const uint8_t *vouch_x509_subject(const struct vouch_x509_cert *cert, size_t *len)
+{
+	return field(cert, cert->subject.raw, len);
+}
+
+/* see vouch/x509.h */
+const struct vouch_x509_name *vouch_x509_issuer_name(const struct vouch_x509_cert *cert)
+{
+	return &cert->issuer;
+}
+
+/* see vouch/x509.h */
+const struct vouch_x509_name *vouch_x509_subject_name(const struct vouch_x509_cert *cert)
+{
+	return &cert->subject;
+}
+
+/* see vouch/x509.h */
+int vouch_x509_issuer_matches(const struct vouch_x509_cert *child,
+			      const struct vouch_x509_cert *parent)
+{
+	if (!child || !parent)
+		return 0;
+	return vouch_name_equal(child->bytes, &child->issuer, parent->bytes, &parent->subject);
+}
+
+/* see vouch/x509.h */
+int64_t vouch_x509_not_before(const struct vouch_x509_cert *cert)
+{
+	return cert->not_before;
+}
+
+/* see vouch/x509.h */
+int64_t vouch_x509_not_after(const struct vouch_x509_cert *cert)
+{
+	return cert->not_after;
+}
+
+/* see vouch/x509.h */
+const uint8_t *vouch_x509_spki(const struct vouch_x509_cert *cert, size_t *len)
+{
+	return field(cert, cert->spki, len);
+}
+
+/* see vouch/x509.h */
+int vouch_x509_is_ca(const struct vouch_x509_cert *cert, int *path_len)
+{
+	int ca = cert->has_basic_constraints && cert->ca;
+
+	if (path_len)
+		*path_len = ca ? cert->path_len : -1;
+	return ca;
+}
+
+/* see vouch/x509.h */
+int vouch_x509_key_usage(const struct vouch_x509_cert *cert, unsigned *bits)
+{
+	if (bits)
+		*bits = cert->has_key_usage ? cert->key_usage : 0;
+	return cert->has_key_usage != 0;
+}
+
+/* see vouch/x509.h */
+unsigned vouch_x509_eku_flags(const struct vouch_x509_cert *cert)
+{
+	return cert->eku_flags;
+}
+
+/* see vouch/x509.h */
+size_t vouch_x509_eku_count(const struct vouch_x509_cert *cert)
+{
+	return cert->eku_count;
+}
+
+/* see vouch/x509.h */
+const uint8_t *vouch_x509_eku(const struct vouch_x509_cert *cert, size_t index, size_t *len)
+{
+	if (index >= cert->eku_count) {
+		if (len)
+			*len = 0;
+		return NULL;
+	}
+	return field(cert, cert->eku[index], len);
+}
+
+/* see vouch/x509.h */
+const uint8_t *vouch_x509_skid(const struct vouch_x509_cert *cert, size_t *len)
+{
+	return field(cert, cert->skid, len);
+}
+
+/* see vouch/x509.h */
+const uint8_t *vouch_x509_akid_keyid(const struct vouch_x509_cert *cert, size_t *len)
+{
+	return field(cert, cert->akid_keyid, len);
+}
+
+/* see vouch/x509.h */
+const uint8_t *vouch_x509_akid_issuer(const struct vouch_x509_cert *cert, size_t *len)
+{
+	return field(cert, cert->akid_issuer, len);
+}
+
+/* see vouch/x509.h */
+const uint8_t *vouch_x509_akid_serial(const struct vouch_x509_cert *cert, size_t *len)
+{
+	return field(cert, cert->akid_serial, len);
+}
+
+/* see vouch/x509.h */
+unsigned vouch_x509_unknown_critical(const struct vouch_x509_cert *cert)
+{
+	return cert->unknown_critical;
 }

@@ -7,6 +7,60 @@
 
 #include <vouch/x509.h>
 
+/* The layouts behind the opaque types of vouch/x509.h. */
+/** One AttributeTypeAndValue of a Name. */
+struct vouch_x509_name_attr {
+	struct vouch_span type;   /**< the attribute type OID's content octets */
+	uint8_t tag;              /**< the value's tag (0x0c UTF8String, 0x13 PrintableString, ...) */
+	struct vouch_span value;  /**< the value's content octets */
+	unsigned rdn;             /**< which RelativeDistinguishedName (0, 1, ...) */
+};
+
+/** A Name (RFC 5280 §4.1.2.4). */
+struct vouch_x509_name {
+	struct vouch_span raw;    /**< the whole Name element, for byte comparison */
+	size_t count;             /**< attributes in @ref attrs */
+	struct vouch_x509_name_attr attrs[VOUCH_X509_MAX_NAME_ATTRS];
+};
+
+/**
+ * A parsed certificate. Every span is into @ref bytes: the buffer given
+ * to vouch_x509_parse(), or the DER decoded by vouch_x509_parse_pem(),
+ * which the certificate owns.
+ */
+struct vouch_x509_cert {
+	const uint8_t *bytes;           /**< the buffer the spans index */
+	uint8_t *owned;                 /**< a copy of the bytes it owns (PEM, _copy), or NULL */
+	struct vouch_span raw;          /**< the whole Certificate */
+	struct vouch_span tbs;          /**< tbsCertificate: what the signature covers */
+	struct vouch_span sig_alg;      /**< signatureAlgorithm (the whole element) */
+	struct vouch_sig_alg_id sig_alg_id; /**< what it says; unknown or malformed
+					     identifiers only in its status */
+	struct vouch_span sig;          /**< signatureValue's bytes (no unused bits) */
+	int version;                    /**< 1, 2 or 3 */
+	struct vouch_span serial;       /**< serialNumber's content octets, as encoded */
+	unsigned serial_flags;          /**< VOUCH_X509_SERIAL_* */
+	struct vouch_x509_name issuer;
+	struct vouch_x509_name subject;
+	int64_t not_before;             /**< seconds since 1970-01-01T00:00:00Z */
+	int64_t not_after;
+	struct vouch_span spki;         /**< subjectPublicKeyInfo (the whole element) */
+
+	int has_basic_constraints;
+	int ca;                         /**< basicConstraints cA */
+	int path_len;                   /**< pathLenConstraint, or -1 if absent */
+	int has_key_usage;
+	unsigned key_usage;             /**< enum vouch_x509_key_usage bits */
+	size_t eku_count;               /**< 0 if extendedKeyUsage is absent */
+	struct vouch_span eku[VOUCH_X509_MAX_EKU]; /**< purpose OIDs' content octets */
+	unsigned eku_flags;             /**< enum vouch_x509_eku of the purposes known */
+	struct vouch_span skid;         /**< subjectKeyIdentifier's octets, or len 0 */
+	struct vouch_span akid_keyid;   /**< authorityKeyIdentifier keyIdentifier, or len 0 */
+	struct vouch_span akid_issuer;  /**< authorityCertIssuer (whole element), or len 0 */
+	struct vouch_span akid_serial;  /**< authorityCertSerialNumber's content, or len 0 */
+	unsigned unknown_critical;      /**< critical extensions vouch does not read */
+};
+
 /*
  * Parse the certificate at span of root into cert, with every span in
  * root's coordinates. Errors as vouch_x509_parse(); cert is cleared on

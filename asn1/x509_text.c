@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <vouch/x509.h>
+#include "x509_internal.h"
 
 /* Attribute types by the short names OpenSSL prints. */
 static const struct {

@@ -5,33 +5,40 @@
 
 #include "fuzz_common.h"
 
-static void check_name(const struct vouch_x509_name *n, size_t size)
+/* Formatting a name reads every attribute of it. */
+static void check_name(const struct vouch_x509_cert *c, const struct vouch_x509_name *n)
 {
-	fuzz_check_span(n->raw, size);
-	if (n->count > VOUCH_X509_MAX_NAME_ATTRS)
+	char line[256];
+
+	if (vouch_x509_name_format(c, n, line, sizeof(line)) < 0)
 		abort();
-	for (size_t i = 0; i < n->count; i++) {
-		fuzz_check_span(n->attrs[i].type, size);
-		fuzz_check_span(n->attrs[i].value, size);
-	}
 }
 
-void fuzz_check_cert(const struct vouch_x509_cert *c, size_t size)
+void fuzz_check_cert(const struct vouch_x509_cert *c, const uint8_t *base, size_t size)
 {
-	fuzz_check_span(c->raw, size);
-	fuzz_check_span(c->tbs, size);
-	fuzz_check_span(c->sig_alg, size);
-	fuzz_check_span(c->sig, size);
-	fuzz_check_span(c->serial, size);
-	fuzz_check_span(c->spki, size);
-	check_name(&c->issuer, size);
-	check_name(&c->subject, size);
-	if (c->version < 1 || c->version > 3 || c->eku_count > VOUCH_X509_MAX_EKU)
+	const uint8_t *(*const fields[])(const struct vouch_x509_cert *, size_t *) = {
+		vouch_x509_der, vouch_x509_tbs, vouch_x509_sig_alg_der, vouch_x509_signature,
+		vouch_x509_serial, vouch_x509_spki, vouch_x509_issuer, vouch_x509_subject,
+		vouch_x509_skid, vouch_x509_akid_keyid, vouch_x509_akid_issuer,
+		vouch_x509_akid_serial,
+	};
+	size_t len;
+
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		const uint8_t *p = fields[i](c, &len);
+
+		fuzz_check_bytes(base, size, p, len);
+	}
+	check_name(c, vouch_x509_issuer_name(c));
+	check_name(c, vouch_x509_subject_name(c));
+	if (vouch_x509_version(c) < 1 || vouch_x509_version(c) > 3 ||
+	    vouch_x509_eku_count(c) > VOUCH_X509_MAX_EKU)
 		abort();
-	for (size_t i = 0; i < c->eku_count; i++)
-		fuzz_check_span(c->eku[i], size);
-	fuzz_check_span(c->skid, size);
-	fuzz_check_span(c->akid_keyid, size);
-	fuzz_check_span(c->akid_issuer, size);
-	fuzz_check_span(c->akid_serial, size);
+	for (size_t i = 0; i < vouch_x509_eku_count(c); i++) {
+		const uint8_t *p = vouch_x509_eku(c, i, &len);
+
+		fuzz_check_bytes(base, size, p, len);
+	}
+	if (vouch_x509_eku(c, vouch_x509_eku_count(c), &len) || len)
+		abort();
 }

@@ -7,6 +7,7 @@
 #define VOUCH_FUZZ_COMMON_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include <vouch/x509.h>
@@ -15,13 +16,19 @@
  * signatures fwcheck reads, and large inputs only slow the fuzzer. */
 #define FUZZ_MAX_INPUT (256 * 1024)
 
-static inline void fuzz_check_span(struct vouch_span s, size_t size)
+/* A byte field (NULL with length 0 when absent) lies within base[0..size). */
+static inline void fuzz_check_bytes(const uint8_t *base, size_t size, const uint8_t *p, size_t len)
 {
-	if (s.off > size || s.len > size - s.off)
+	if (!p) {
+		if (len)
+			abort();
+		return;
+	}
+	if (p < base || (size_t)(p - base) > size || len > size - (size_t)(p - base))
 		abort();
 }
 
-/* Check every span and count of a parsed certificate (fuzz_x509.c). */
-void fuzz_check_cert(const struct vouch_x509_cert *c, size_t size);
+/* Walk every accessor of a parsed certificate whose bytes are base[0..size). */
+void fuzz_check_cert(const struct vouch_x509_cert *c, const uint8_t *base, size_t size);
 
 #endif /* VOUCH_FUZZ_COMMON_H */

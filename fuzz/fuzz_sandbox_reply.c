@@ -17,10 +17,17 @@
 
 #include "fuzz_common.h"
 #include "sandbox_wire.h"
+#include "pkcs7_internal.h"   /* the reply check compares layouts */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define HEAD 5
+
+static void check_span(struct vouch_span s, size_t size)
+{
+	if (s.off > size || s.len > size - s.off)
+		abort();
+}
 
 static void check_x509(int32_t rc, const uint8_t *payload, size_t plen, const uint8_t *req,
 		       size_t len)
@@ -29,7 +36,7 @@ static void check_x509(int32_t rc, const uint8_t *payload, size_t plen, const ui
 
 	if (vouch_sbw_check_x509(&got, req, len, rc, payload, plen) != 0)
 		return;
-	fuzz_check_cert(got, len);
+	fuzz_check_cert(got, req, len);
 	if (vouch_x509_parse(&want, req, len) == 0) {
 		if (memcmp(got, want, sizeof(*got)) != 0)
 			abort();
@@ -48,13 +55,13 @@ static void check_pkcs7(int32_t rc, const uint8_t *payload, size_t plen, const u
 	if (vouch_sbw_check_pkcs7(&got, req, len, &limits, rc, payload, plen) != 0)
 		return;
 	for (size_t i = 0; i < got->cert_count; i++)
-		fuzz_check_cert(&got->certs[i], len);
+		fuzz_check_cert(&got->certs[i], req, len);
 	for (size_t i = 0; i < got->fragment_count; i++)
-		fuzz_check_span(got->fragments[i], len);
+		check_span(got->fragments[i], len);
 	for (size_t i = 0; i < got->signer_count; i++) {
-		fuzz_check_span(got->signers[i].signed_attrs, len);
-		fuzz_check_span(got->signers[i].signature, len);
-		fuzz_check_span(got->signers[i].message_digest, len);
+		check_span(got->signers[i].signed_attrs, len);
+		check_span(got->signers[i].signature, len);
+		check_span(got->signers[i].message_digest, len);
 	}
 	if (vouch_pkcs7_parse(&want, req, len, NULL) == 0) {
 		if (got->cert_count != want->cert_count || got->signer_count != want->signer_count ||

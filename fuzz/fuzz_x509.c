@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size > FUZZ_MAX_INPUT)
 		return 0;
 	if (vouch_x509_parse(&cert, data, size) == 0) {
-		fuzz_check_cert(cert, size);
+		fuzz_check_cert(cert, data, size);
 		vouch_x509_free(cert);
 	}
 	return 0;

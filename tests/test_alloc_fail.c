@@ -48,6 +48,7 @@
 #include "alloc_interpose.h"
 #include "harness.h"
 #include "pem.h"
+#include "pkcs7_internal.h"   /* tests reach the parsed layout */
 
 /* What an operation works on: fixtures read before any counting. */
 struct fixture {

@@ -21,6 +21,7 @@
 #include <vouch/x509.h>
 
 #include "harness.h"
+#include "pkcs7_internal.h"   /* tests reach the parsed layout */
 
 /* vouch_pkcs7_decode() on a text, AUTO: its return code, and the DER
  * parsed as a check that what came out is a whole message. */

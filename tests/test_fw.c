@@ -26,6 +26,7 @@
 
 #include "fw_internal.h"
 #include "harness.h"
+#include "pkcs7_internal.h"   /* tests reach the parsed layout */
 
 static uint8_t *fixture(const char *name, size_t *len)
 {

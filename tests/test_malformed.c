@@ -21,6 +21,7 @@
 #include <vouch/x509.h>
 
 #include "harness.h"
+#include "pkcs7_internal.h"   /* tests reach the parsed layout */
 
 /* ---- Spans ---- */
 

@@ -57,6 +57,7 @@
 #endif
 #if __has_include(<valgrind/valgrind.h>)
 #include <valgrind/valgrind.h>
+#include "pkcs7_internal.h"   /* tests reach the parsed layout */
 #define UNDER_VALGRIND (RUNNING_ON_VALGRIND != 0)
 #else
 #define UNDER_VALGRIND 0

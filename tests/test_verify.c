@@ -21,6 +21,7 @@
 #include <vouch/verify.h>
 
 #include "harness.h"
+#include "pkcs7_internal.h"   /* tests reach the parsed layout */
 
 struct fixture {
 	struct vouch_keyring *kr;
@@ -100,12 +101,19 @@ static void test_kinds_verify(void **state)
 		if (f.msg->has_content) {
 			size_t total = 0;
 
-			assert_ptr_equal(res.content, f.msg->fragments);
-			for (size_t k = 0; k < res.content_fragments; k++)
-				total += res.content[k].len;
+			assert_ptr_equal(res.content, f.msg);
+			for (size_t k = 0; k < vouch_pkcs7_fragment_count(res.content); k++) {
+				size_t len;
+				const uint8_t *p = vouch_pkcs7_fragment(res.content, k, &len);
+
+				assert_ptr_equal(p, f.msg->bytes + f.msg->fragments[k].off);
+				total += len;
+			}
 			assert_int_equal(total, f.content_len);
+			assert_int_equal(res.content_len, f.content_len);
 		} else {
 			assert_null(res.content);
+			assert_int_equal(res.content_len, 0);
 		}
 		assert_int_equal(res.signers[0].has_signing_time,
 				 f.msg->signers[0].signing_time_count != 0);

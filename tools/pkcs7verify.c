@@ -346,6 +346,9 @@ static const char *scheme_name(int scheme)
 
 static void json_signer(FILE *out, const struct vouch_verify_signer *s)
 {
+	const uint8_t *serial;
+	size_t serial_len;
+
 	fprintf(out, "{\"errno\":\"%s\",\"rule\":", errno_name(s->rc));
 	tool_json_string(out, s->rule ? s->rule : "");
 	fprintf(out, ",\"digest\":\"%s\",\"signature\":\"%s\",\"trusted\":%s",
@@ -355,18 +358,19 @@ static void json_signer(FILE *out, const struct vouch_verify_signer *s)
 		fprintf(out, ",\"signing_time\":%lld", (long long)s->signing_time);
 	if (s->cert) {
 		fputs(",\"subject\":", out);
-		json_name(out, s->cert, &s->cert->subject);
+		json_name(out, s->cert, vouch_x509_subject_name(s->cert));
 		fputs(",\"issuer\":", out);
-		json_name(out, s->cert, &s->cert->issuer);
+		json_name(out, s->cert, vouch_x509_issuer_name(s->cert));
 		fputs(",\"serial\":\"", out);
-		tool_print_hex(out, s->cert->bytes + s->cert->serial.off, s->cert->serial.len);
+		serial = vouch_x509_serial(s->cert, &serial_len);
+		tool_print_hex(out, serial, serial_len);
 		fputc('"', out);
 	}
 	fputs(",\"chain\":[", out);
 	for (size_t i = 0; i < s->chain_len; i++) {
 		if (i)
 			fputc(',', out);
-		json_name(out, s->chain[i], &s->chain[i]->subject);
+		json_name(out, s->chain[i], vouch_x509_subject_name(s->chain[i]));
 	}
 	fputs("]}", out);
 }
@@ -414,6 +418,7 @@ static int finish(const struct args *a, int rc, const char *reason,
 struct inputs {
 	struct vouch_keyring *kr;
 	struct vouch_x509_cert *extra[MAX_EXTRA];
+	uint8_t *extra_owned[MAX_EXTRA];  /* the decoded PEM each points into, or NULL */
 	size_t nextra;
 	uint8_t *sig_file, *sig_owned, *content;
 	const uint8_t *sig_der;
@@ -438,8 +443,10 @@ static void release(struct inputs *in)
 {
 	vouch_sandbox_free(in->sb);
 	vouch_keyring_free(in->kr);
-	for (size_t i = 0; i < in->nextra; i++)
+	for (size_t i = 0; i < in->nextra; i++) {
 		vouch_x509_free(in->extra[i]);
+		free(in->extra_owned[i]);
+	}
 	free(in->sig_owned);
 	free(in->sig_file);
 	free(in->content);
@@ -506,8 +513,7 @@ static int add_extra(const struct args *a, struct inputs *in, const uint8_t *der
 		free(owned);
 		return rc;
 	}
-	(*slot)->owned = owned;
-	in->nextra++;
+	in->extra_owned[in->nextra++] = owned;
 	return 0;
 }
 
@@ -650,7 +656,7 @@ static int run(const struct args *a, struct inputs *in)
 		why = tool_sandbox_reason(in->sb, rc, in->reason, sizeof(in->reason));
 	if (rc)
 		return finish(a, rc, why ? why : "input", NULL);
-	if (msg->has_crls && !a->quiet) {
+	if (vouch_pkcs7_has_crls(msg) && !a->quiet) {
 		char name[TOOL_ESCAPED_MAX];
 
 		tool_error(prog, "%s: the message's CRLs are ignored: vouch does not check revocation",

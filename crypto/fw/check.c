@@ -198,12 +198,13 @@ static const struct vouch_hash_alg *signer_hash(const struct job *j)
 {
 	const struct vouch_pkcs7 *m = j->parsed.msg;
 
-	for (size_t i = 0; i < m->signer_count; i++) {
+	for (size_t i = 0; i < vouch_pkcs7_signer_count(m); i++) {
+		int id = vouch_pkcs7_signer_digest_hash(vouch_pkcs7_signer(m, i));
 		const struct vouch_hash_alg *alg;
 
-		if (m->signers[i].digest_status != 0)
+		if (id < 0)
 			continue;
-		alg = vouch_hash_alg_by_id(m->signers[i].digest_hash);
+		alg = vouch_hash_alg_by_id(id);
 		if (alg && (hash_bit(alg) & j->rule->hashes))
 			return alg;
 	}
@@ -296,12 +297,12 @@ static int verify(struct job *j, const struct vouch_hash_alg *alg)
 	if (!v)
 		return decide(j, -ENOMEM, "out of memory", r->label);
 	*v = zero;
-	if (j->parsed.msg->has_content)   /* an attached copy: it must be these bytes */
+	if (vouch_pkcs7_has_content(j->parsed.msg))   /* an attached copy: it must be these bytes */
 		rc = vouch_pkcs7_verify(j->parsed.msg, j->buf, j->content_len, j->p->kr, &opts, v);
 	else if (alg)
 		rc = vouch_pkcs7_verify_digest(j->parsed.msg, alg, digest_of(&j->d, alg, 1),
 					       alg->digest_len, j->p->kr, &opts, v);
-	else if (j->parsed.msg->signer_count == 0) {
+	else if (vouch_pkcs7_signer_count(j->parsed.msg) == 0) {
 		rc = -EBADMSG;          /* zero SignerInfos: malformed, as vouch_pkcs7_verify() */
 		v->rule = "no signers";
 	} else
@@ -313,7 +314,7 @@ static int verify(struct job *j, const struct vouch_hash_alg *alg)
 		rc = decide(j, -ENOPKG, "the signer's algorithm is not accepted by the rule",
 			    r->label);
 	} else {
-		vouch_x509_name_format(s->cert, &s->cert->subject, j->res->signer,
+		vouch_x509_name_format(s->cert, vouch_x509_subject_name(s->cert), j->res->signer,
 				       sizeof(j->res->signer));
 		rc = decide(j, 0, "signature verified", r->label);
 	}

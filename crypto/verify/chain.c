@@ -9,7 +9,6 @@
 
 #include "chain.h"
 #include "keyring_internal.h"
-#include "names.h"
 #include "pubkey_internal.h"
 
 /* DESIGN.md's precedence, first wins: malformed > not implemented >
@@ -41,8 +40,10 @@ static const struct vouch_keyring_entry *keyring_entry(const struct vouch_verify
 	for (size_t i = 0; r->kr && i < r->kr->count; i++) {
 		const struct vouch_x509_cert *k = r->kr->entries[i].cert;
 
-		if (k->spki.len == cert->spki.len &&
-		    !memcmp(k->bytes + k->spki.off, cert->bytes + cert->spki.off, k->spki.len))
+		size_t klen, clen;
+		const uint8_t *kb = vouch_x509_spki(k, &klen), *cb = vouch_x509_spki(cert, &clen);
+
+		if (vouch_verify_bytes_equal(kb, klen, cb, clen))
 			return &r->kr->entries[i];
 	}
 	return NULL;
@@ -60,14 +61,16 @@ const struct vouch_x509_cert *vouch_chain_trusted_copy(const struct vouch_verify
 /* Candidate certificates: the message's, the caller's extra ones, the keyring's. */
 static size_t candidate_count(const struct vouch_verify_run *r)
 {
-	return r->msg->cert_count + r->opts->extra_count + (r->kr ? r->kr->count : 0);
+	return vouch_pkcs7_cert_count(r->msg) + r->opts->extra_count + (r->kr ? r->kr->count : 0);
 }
 
 static const struct vouch_x509_cert *candidate(const struct vouch_verify_run *r, size_t i)
 {
-	if (i < r->msg->cert_count)
-		return &r->msg->certs[i];
-	i -= r->msg->cert_count;
+	size_t n = vouch_pkcs7_cert_count(r->msg);
+
+	if (i < n)
+		return vouch_pkcs7_cert(r->msg, i);
+	i -= n;
 	if (i < r->opts->extra_count)
 		return r->opts->extra_certs[i];
 	return r->kr->entries[i - r->opts->extra_count].cert;
@@ -77,18 +80,28 @@ static const struct vouch_x509_cert *candidate(const struct vouch_verify_run *r,
 const struct vouch_x509_cert *vouch_chain_find_signer_cert(const struct vouch_verify_run *r,
 						       const struct vouch_pkcs7_signer *s)
 {
-	const uint8_t *mb = r->msg->bytes;
+	bool by_skid = vouch_pkcs7_signer_sid_kind(s) == VOUCH_PKCS7_SID_SKID;
+	size_t skid_len, serial_len, issuer_len, len;
+	const uint8_t *skid = vouch_pkcs7_signer_skid(s, &skid_len);
+	const uint8_t *serial = vouch_pkcs7_signer_serial(s, &serial_len);
+	const uint8_t *issuer = vouch_pkcs7_signer_issuer(s, &issuer_len);
 
 	for (size_t i = 0; i < candidate_count(r); i++) {
 		const struct vouch_x509_cert *c = candidate(r, i);
+		const uint8_t *b;
 
-		if (s->sid_kind == VOUCH_PKCS7_SID_SKID) {
-			if (c->skid.len && vouch_verify_spans_equal(c->bytes, c->skid, mb, s->sid_skid))
+		if (by_skid) {
+			b = vouch_x509_skid(c, &len);
+			if (b && vouch_verify_bytes_equal(b, len, skid, skid_len))
 				return c;
-		} else if (vouch_verify_spans_equal(c->bytes, c->serial, mb, s->sid_serial) &&
-			   vouch_verify_spans_equal(c->bytes, c->issuer.raw, mb, s->sid_issuer)) {
-			return c;
+			continue;
 		}
+		b = vouch_x509_serial(c, &len);
+		if (!vouch_verify_bytes_equal(b, len, serial, serial_len))
+			continue;
+		b = vouch_x509_issuer(c, &len);
+		if (vouch_verify_bytes_equal(b, len, issuer, issuer_len))
+			return c;
 	}
 	return NULL;
 }
@@ -121,7 +134,10 @@ int vouch_chain_cert_key(struct vouch_verify_run *r, const struct vouch_x509_cer
 	} else if (r->over_budget) {
 		rc = -EBADMSG;
 	} else {
-		rc = vouch_pubkey_load_spki(key, c->bytes + c->spki.off, c->spki.len, flags);
+		size_t len;
+		const uint8_t *spki = vouch_x509_spki(c, &len);
+
+		rc = vouch_pubkey_load_spki(key, spki, len, flags);
 		/* Charged once done: at most one load past the budget. */
 		if (rc == 0)
 			rc = charge(r, vouch_pubkey_load_work(key));
@@ -162,23 +178,26 @@ static int link_verifies(struct vouch_verify_run *r, const struct vouch_x509_cer
 			 const struct vouch_x509_cert *parent, struct tbs_digest *d)
 {
 	struct vouch_pubkey key;
+	const uint8_t *b;
+	size_t len;
 	int rc;
 
 	if (d->rc == 1) {
-		d->rc = vouch_sig_alg_from_id(&d->alg, &child->sig_alg_id);
+		d->rc = vouch_sig_alg_from_id(&d->alg, vouch_x509_sig_alg(child));
 		if (d->rc == 0 && d->alg.hash == &vouch_sha1_alg && !vouch_verify_sha1_allowed(r))
 			d->rc = -ENOPKG;
-		if (d->rc == 0)
-			vouch_hash(d->alg.hash, child->bytes + child->tbs.off, child->tbs.len,
-				   d->digest);
+		if (d->rc == 0) {
+			b = vouch_x509_tbs(child, &len);
+			vouch_hash(d->alg.hash, b, len, d->digest);
+		}
 	}
 	rc = d->rc;
 	if (rc == 0)
 		rc = vouch_chain_cert_key(r, parent, &key);
 	if (rc)
 		return rc;
-	return vouch_chain_check_signature(r, &key, &d->alg, d->digest, child->bytes + child->sig.off,
-			       child->sig.len);
+	b = vouch_x509_signature(child, &len);
+	return vouch_chain_check_signature(r, &key, &d->alg, d->digest, b, len);
 }
 
 /*
@@ -194,15 +213,18 @@ static int check_cert(const struct vouch_verify_run *r, const struct vouch_x509_
 	uint8_t tbs_hash[VOUCH_SHA256_LEN];
 
 	if (r->opts->deny_count) {
-		vouch_hash(&vouch_sha256_alg, c->bytes + c->tbs.off, c->tbs.len, tbs_hash);
+		size_t len;
+		const uint8_t *tbs = vouch_x509_tbs(c, &len);
+
+		vouch_hash(&vouch_sha256_alg, tbs, len, tbs_hash);
 		for (size_t i = 0; i < r->opts->deny_count; i++)
 			if (r->opts->deny[i].tbs && !memcmp(r->opts->deny[i].sha256, tbs_hash, 32))
 				return -EKEYREVOKED;
 	}
 	if ((r->opts->flags & VOUCH_VERIFY_CHECK_TIME) &&
-	    (r->opts->time < c->not_before || r->opts->time > c->not_after))
+	    (r->opts->time < vouch_x509_not_before(c) || r->opts->time > vouch_x509_not_after(c)))
 		return -EKEYEXPIRED;
-	if (c->unknown_critical && !anchor)
+	if (vouch_x509_unknown_critical(c) && !anchor)
 		return -EPERM;                  /* RFC 5280 §4.2 */
 	return 0;
 }
@@ -210,16 +232,19 @@ static int check_cert(const struct vouch_verify_run *r, const struct vouch_x509_
 /* May cert issue certificates, with `below` intermediates under it? */
 static bool may_issue(const struct vouch_x509_cert *c, size_t below)
 {
-	if (!c->has_basic_constraints || !c->ca)
+	int path_len;
+	unsigned ku;
+
+	if (!vouch_x509_is_ca(c, &path_len))
 		return false;
-	if (c->has_key_usage && !(c->key_usage & VOUCH_KU_KEY_CERT_SIGN))
+	if (vouch_x509_key_usage(c, &ku) && !(ku & VOUCH_KU_KEY_CERT_SIGN))
 		return false;
-	return c->path_len < 0 || below <= (size_t)c->path_len;
+	return path_len < 0 || below <= (size_t)path_len;
 }
 
 static bool self_issued(const struct vouch_x509_cert *c)
 {
-	return vouch_name_equal(c->bytes, &c->issuer, c->bytes, &c->subject);
+	return vouch_x509_issuer_matches(c, c) != 0;
 }
 
 /* A parent of cur among the candidates, not seen yet, whose key verifies cur. */
@@ -233,15 +258,18 @@ static int find_parent(struct vouch_verify_run *r, const struct vouch_x509_cert 
 	for (size_t i = 0; i < candidate_count(r); i++) {
 		const struct vouch_x509_cert *c = candidate(r, i);
 		bool was_seen = false;
+		const uint8_t *akid, *skid;
+		size_t akid_len, skid_len;
 		int rc;
 
 		for (size_t k = 0; k < nseen; k++)
 			was_seen |= seen[k] == c;
-		if (was_seen || !vouch_name_equal(cur->bytes, &cur->issuer, c->bytes, &c->subject))
+		if (was_seen || !vouch_x509_issuer_matches(cur, c))
 			continue;
 		/* An AKID keyIdentifier must name the parent's SKID (RFC 5280 §4.2.1.1). */
-		if (cur->akid_keyid.len && c->skid.len &&
-		    !vouch_verify_spans_equal(cur->bytes, cur->akid_keyid, c->bytes, c->skid))
+		akid = vouch_x509_akid_keyid(cur, &akid_len);
+		skid = vouch_x509_skid(c, &skid_len);
+		if (akid && skid && !vouch_verify_bytes_equal(akid, akid_len, skid, skid_len))
 			continue;
 		rc = link_verifies(r, cur, c, &d);
 		if (rc == 0) {

@@ -39,11 +39,11 @@ static inline bool vouch_verify_sha1_allowed(const struct vouch_verify_run *r)
 	return (r->opts->flags & VOUCH_VERIFY_ALLOW_SHA1) != 0;
 }
 
-/* Whether two spans, each of its own buffer, hold the same bytes. */
-static inline bool vouch_verify_spans_equal(const uint8_t *a, struct vouch_span as,
-					    const uint8_t *b, struct vouch_span bs)
+/* Whether two byte fields (NULL with length 0 when absent) hold the same bytes. */
+static inline bool vouch_verify_bytes_equal(const uint8_t *a, size_t alen,
+					    const uint8_t *b, size_t blen)
 {
-	return as.len == bs.len && !memcmp(a + as.off, b + bs.off, as.len);
+	return alen == blen && (alen == 0 || !memcmp(a, b, alen));
 }
 
 /*

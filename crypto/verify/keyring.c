@@ -42,6 +42,8 @@ void vouch_keyring_free(struct vouch_keyring *kr)
 static int take(struct vouch_keyring *kr, struct vouch_x509_cert *cert)
 {
 	struct vouch_keyring_entry *e;
+	const uint8_t *spki;
+	size_t spki_len;
 	int rc;
 
 	if (kr->count == kr->capacity) {
@@ -56,7 +58,8 @@ static int take(struct vouch_keyring *kr, struct vouch_x509_cert *cert)
 		kr->capacity = cap;
 	}
 	e = &kr->entries[kr->count];
-	rc = vouch_pubkey_load_spki(&e->key, cert->bytes + cert->spki.off, cert->spki.len,
+	spki = vouch_x509_spki(cert, &spki_len);
+	rc = vouch_pubkey_load_spki(&e->key, spki, spki_len,
 				    VOUCH_PUBKEY_ALLOW_LEGACY);
 	if (rc) {
 		vouch_x509_free(cert);
@@ -71,23 +74,15 @@ static int take(struct vouch_keyring *kr, struct vouch_x509_cert *cert)
 int vouch_keyring_add_der(struct vouch_keyring *kr, const uint8_t *der, size_t len)
 {
 	struct vouch_x509_cert *cert;
-	uint8_t *copy;
 	int rc;
 
 	if (!kr || !der)
 		return -EINVAL;
 	if (kr->count == VOUCH_KEYRING_MAX)
 		return -E2BIG;
-	copy = malloc(len ? len : 1);
-	if (!copy)
-		return -ENOMEM;
-	memcpy(copy, der, len);
-	rc = vouch_x509_parse(&cert, copy, len);
-	if (rc) {
-		free(copy);
+	rc = vouch_x509_parse_copy(&cert, der, len);
+	if (rc)
 		return rc;
-	}
-	cert->owned = copy;
 	return take(kr, cert);
 }
 

@@ -42,7 +42,7 @@ static int decide(struct vouch_verify_signer *out, int rc, const char *rule)
 static int signer_sig_alg(const struct vouch_verify_run *r, const struct vouch_pkcs7_signer *s,
 			  const struct vouch_hash_alg *hash, struct vouch_sig_alg *alg)
 {
-	int rc = vouch_sig_alg_from_id(alg, &s->sig_alg_id);
+	int rc = vouch_sig_alg_from_id(alg, vouch_pkcs7_signer_sig_alg(s));
 
 	if (rc)
 		return rc;
@@ -67,9 +67,13 @@ static int content_digest(const struct vouch_verify_run *r, const struct vouch_h
 	if (r->content) {
 		vouch_hash_update(&ctx, r->content, r->content_len);
 	} else {
-		for (size_t i = 0; i < r->msg->fragment_count; i++)
-			vouch_hash_update(&ctx, r->msg->bytes + r->msg->fragments[i].off,
-					  r->msg->fragments[i].len);
+		size_t n = vouch_pkcs7_fragment_count(r->msg), len;
+
+		for (size_t i = 0; i < n; i++) {
+			const uint8_t *f = vouch_pkcs7_fragment(r->msg, i, &len);
+
+			vouch_hash_update(&ctx, f, len);
+		}
 	}
 	vouch_hash_final(&ctx, out);
 	return 0;
@@ -80,24 +84,29 @@ static int check_signed_attrs(const struct vouch_verify_run *r, const struct vou
 			      const struct vouch_hash_alg *hash, const uint8_t *digest,
 			      uint8_t *signed_digest, struct vouch_verify_signer *out)
 {
-	const uint8_t *mb = r->msg->bytes;
 	struct vouch_hash_ctx ctx;
 	static const uint8_t set_tag = 0x31;
+	unsigned ct_count, md_count;
+	size_t ct_len, md_len, mct_len, attrs_len;
+	const uint8_t *ct = vouch_pkcs7_signer_content_type(s, &ct_len, &ct_count);
+	const uint8_t *md = vouch_pkcs7_signer_message_digest(s, &md_len, &md_count);
+	const uint8_t *mct = vouch_pkcs7_content_type(r->msg, &mct_len);
+	const uint8_t *attrs = vouch_pkcs7_signer_signed_attrs(s, &attrs_len);
 
-	if (!s->content_type_count || !s->message_digest_count)
+	if (!ct_count || !md_count)
 		return decide(out, -EBADMSG, "signed attributes without contentType or messageDigest");
-	if (s->content_type_count > 1 || s->message_digest_count > 1 || s->signing_time_count > 1)
+	if (ct_count > 1 || md_count > 1 || vouch_pkcs7_signer_signing_time(s, NULL) > 1)
 		return decide(out, -EKEYREJECTED, "a signed attribute appears more than once");
-	if (!vouch_verify_spans_equal(mb, s->content_type, mb, r->msg->content_type))
+	if (!vouch_verify_bytes_equal(ct, ct_len, mct, mct_len))
 		return decide(out, -EBADMSG, "contentType attribute differs from the content's type");
-	if (s->message_digest.len != hash->digest_len)
+	if (md_len != hash->digest_len)
 		return decide(out, -EBADMSG, "messageDigest has the wrong length");
-	if (!vouch_ct_memeq(mb + s->message_digest.off, digest, hash->digest_len))
+	if (!vouch_ct_memeq(md, digest, hash->digest_len))
 		return decide(out, -EKEYREJECTED, "messageDigest does not match the content");
 	/* The bytes received, with the [0] IMPLICIT tag replaced by SET. */
 	vouch_hash_init(&ctx, hash);
 	vouch_hash_update(&ctx, &set_tag, 1);
-	vouch_hash_update(&ctx, mb + s->signed_attrs.off + 1, s->signed_attrs.len - 1);
+	vouch_hash_update(&ctx, attrs + 1, attrs_len - 1);
 	vouch_hash_final(&ctx, signed_digest);
 	return 0;
 }
@@ -106,19 +115,20 @@ static int check_signed_attrs(const struct vouch_verify_run *r, const struct vou
 static int check_usage(const struct vouch_verify_run *r, const struct vouch_pkcs7_signer *s,
 		       struct vouch_verify_signer *out)
 {
-	bool is_data = r->msg->content_type_id == VOUCH_CONTENT_DATA;
+	bool is_data = vouch_pkcs7_content_type_id(r->msg) == VOUCH_CONTENT_DATA;
+	bool has_attrs = vouch_pkcs7_signer_signed_attrs(s, NULL) != NULL;
 
 	switch (r->opts->usage) {
 	case VOUCH_USAGE_MODULE:
-		if (!is_data || s->has_signed_attrs || r->msg->has_content)
+		if (!is_data || has_attrs || vouch_pkcs7_has_content(r->msg))
 			return decide(out, -EKEYREJECTED,
 				      "module signatures are detached id-data without signed attributes");
 		return 0;
 	case VOUCH_USAGE_FIRMWARE:
-		if (!is_data || !s->has_signed_attrs)
+		if (!is_data || !has_attrs)
 			return decide(out, -EKEYREJECTED,
 				      "firmware signatures are id-data with signed attributes");
-		if (s->smime_caps_count)
+		if (vouch_pkcs7_signer_smime_caps(s))
 			return decide(out, -EKEYREJECTED,
 				      "smimeCapabilities is not allowed in firmware signatures");
 		return 0;
@@ -127,7 +137,7 @@ static int check_usage(const struct vouch_verify_run *r, const struct vouch_pkcs
 		 * smimeCapabilities in every message that is not Authenticode. */
 		if (!is_data)
 			return decide(out, -EKEYREJECTED, "unspecified signatures are id-data");
-		if (s->smime_caps_count)
+		if (vouch_pkcs7_signer_smime_caps(s))
 			return decide(out, -EKEYREJECTED,
 				      "smimeCapabilities is not allowed outside Authenticode");
 		return 0;
@@ -141,13 +151,14 @@ static int check_purpose(const struct vouch_verify_run *r, const struct vouch_x5
 			 struct vouch_verify_signer *out)
 {
 	bool code = false;
+	unsigned ku;
 
 	if (r->opts->purpose != VOUCH_PURPOSE_CODESIGN)
 		return 0;
-	if (c->has_key_usage && !(c->key_usage & VOUCH_KU_DIGITAL_SIGNATURE))
+	if (vouch_x509_key_usage(c, &ku) && !(ku & VOUCH_KU_DIGITAL_SIGNATURE))
 		return decide(out, -EPERM, "signer keyUsage lacks digitalSignature");
-	code = (c->eku_flags & VOUCH_EKU_CODE_SIGNING) != 0;
-	if (c->eku_count && !code)
+	code = (vouch_x509_eku_flags(c) & VOUCH_EKU_CODE_SIGNING) != 0;
+	if (vouch_x509_eku_count(c) && !code)
 		return decide(out, -EPERM, "signer extendedKeyUsage lacks codeSigning");
 	return 0;
 }
@@ -155,9 +166,11 @@ static int check_purpose(const struct vouch_verify_run *r, const struct vouch_x5
 static int signer_digest_alg(const struct vouch_verify_run *r, const struct vouch_pkcs7_signer *s,
 			     const struct vouch_hash_alg **hash)
 {
-	if (s->digest_status)
-		return s->digest_status;
-	*hash = vouch_hash_alg_by_id(s->digest_hash);
+	int id = vouch_pkcs7_signer_digest_hash(s);
+
+	if (id < 0)
+		return id;
+	*hash = vouch_hash_alg_by_id(id);
 	if (!*hash || (*hash == &vouch_sha1_alg && !vouch_verify_sha1_allowed(r)))
 		return -ENOPKG;
 	return 0;
@@ -175,10 +188,14 @@ static const char *limit_or(const struct vouch_verify_run *r, int rc, const char
 static int verify_signer(struct vouch_verify_run *r, const struct vouch_pkcs7_signer *s,
 			 struct vouch_verify_signer *out, struct vouch_verify_result *res)
 {
-	const uint8_t *mb = r->msg->bytes;
 	uint8_t digest[VOUCH_HASH_MAX_LEN], signed_digest[VOUCH_HASH_MAX_LEN];
+	bool has_attrs = vouch_pkcs7_signer_signed_attrs(s, NULL) != NULL;
 	struct vouch_sig_alg alg;
 	struct vouch_pubkey key;
+	const uint8_t *sig;
+	size_t sig_len;
+	int64_t signing_time;
+	unsigned times;
 	int rc;
 
 	rc = signer_digest_alg(r, s, &out->digest_alg);
@@ -193,7 +210,7 @@ static int verify_signer(struct vouch_verify_run *r, const struct vouch_pkcs7_si
 	rc = check_usage(r, s, out);
 	if (rc)
 		return rc;
-	if (!s->has_signed_attrs && r->msg->content_type_id != VOUCH_CONTENT_DATA)
+	if (!has_attrs && vouch_pkcs7_content_type_id(r->msg) != VOUCH_CONTENT_DATA)
 		return decide(out, -EBADMSG, "content other than id-data needs signed attributes");
 	out->cert = vouch_chain_find_signer_cert(r, s);
 	if (!out->cert)
@@ -210,20 +227,22 @@ static int verify_signer(struct vouch_verify_run *r, const struct vouch_pkcs7_si
 		res->digest_len = out->digest_alg->digest_len;
 		memcpy(res->digest, digest, res->digest_len);
 	}
-	if (s->has_signed_attrs) {
+	if (has_attrs) {
 		rc = check_signed_attrs(r, s, out->digest_alg, digest, signed_digest, out);
 		if (rc)
 			return rc;
 	} else {
 		memcpy(signed_digest, digest, out->digest_alg->digest_len);
 	}
-	rc = vouch_chain_check_signature(r, &key, &alg, signed_digest, mb + s->signature.off, s->signature.len);
+	sig = vouch_pkcs7_signer_signature(s, &sig_len);
+	rc = vouch_chain_check_signature(r, &key, &alg, signed_digest, sig, sig_len);
 	if (rc)
 		return decide(out, rc, limit_or(r, rc, "signature does not verify"));
-	out->has_signing_time = s->signing_time_count != 0;
-	out->signing_time = s->signing_time;
-	if (s->signing_time_count &&
-	    (s->signing_time < out->cert->not_before || s->signing_time > out->cert->not_after))
+	times = vouch_pkcs7_signer_signing_time(s, &signing_time);
+	out->has_signing_time = times != 0;
+	out->signing_time = signing_time;
+	if (times && (signing_time < vouch_x509_not_before(out->cert) ||
+		      signing_time > vouch_x509_not_after(out->cert)))
 		return decide(out, -EKEYREJECTED, "signingTime outside the signer's validity");
 	rc = vouch_chain_build(r, out);
 	if (rc)
@@ -302,9 +321,9 @@ static int run_all(struct vouch_verify_run *r, struct vouch_verify_result *res)
 	int rc;
 
 	memset(res, 0, sizeof(*res));
-	res->signer_count = r->msg->signer_count;
-	for (size_t i = 0; i < r->msg->signer_count; i++)
-		verify_signer(r, &r->msg->signers[i], &res->signers[i], res);
+	res->signer_count = vouch_pkcs7_signer_count(r->msg);
+	for (size_t i = 0; i < res->signer_count; i++)
+		verify_signer(r, vouch_pkcs7_signer(r->msg, i), &res->signers[i], res);
 	rc = verdict(r, res);
 	if (rc == 0 && content_denied(r, res)) {
 		res->rule = "the content is denied";
@@ -317,9 +336,14 @@ static int run_all(struct vouch_verify_run *r, struct vouch_verify_result *res)
 				break;
 			}
 	}
-	if (rc == 0 && r->msg->has_content && !r->given_alg) {
-		res->content = r->msg->fragments;
-		res->content_fragments = r->msg->fragment_count;
+	if (rc == 0 && vouch_pkcs7_has_content(r->msg) && !r->given_alg) {
+		size_t n = vouch_pkcs7_fragment_count(r->msg), len;
+
+		res->content = r->msg;
+		for (size_t i = 0; i < n; i++) {
+			(void)vouch_pkcs7_fragment(r->msg, i, &len);
+			res->content_len += len;
+		}
 	}
 	res->rc = rc;
 	return rc;
@@ -354,12 +378,14 @@ static bool same_content(const struct vouch_pkcs7 *msg, const uint8_t *content, 
 {
 	size_t pos = 0;
 
-	for (size_t i = 0; i < msg->fragment_count; i++) {
-		const struct vouch_span *f = &msg->fragments[i];
+	size_t n = vouch_pkcs7_fragment_count(msg), flen;
 
-		if (f->len > len - pos || memcmp(content + pos, msg->bytes + f->off, f->len))
+	for (size_t i = 0; i < n; i++) {
+		const uint8_t *f = vouch_pkcs7_fragment(msg, i, &flen);
+
+		if (flen > len - pos || memcmp(content + pos, f, flen))
 			return false;
-		pos += f->len;
+		pos += flen;
 	}
 	return pos == len;
 }
@@ -380,11 +406,11 @@ int vouch_pkcs7_verify(const struct vouch_pkcs7 *msg, const uint8_t *content, si
 	/* Detached: the caller's bytes; attached: never the caller's too (N31).
 	 * Without signers there is nothing to check the content against: the
 	 * verdict is "no signers" (-EBADMSG) either way. */
-	if (rc == 0 && msg->signer_count && !msg->has_content && !content)
+	if (rc == 0 && vouch_pkcs7_signer_count(msg) && !vouch_pkcs7_has_content(msg) && !content)
 		rc = -EINVAL;
 	/* Content given for a message with its own is only accepted if it is
 	 * the same bytes: never verify one against the other's signature. */
-	if (rc == 0 && msg->has_content && content) {
+	if (rc == 0 && vouch_pkcs7_has_content(msg) && content) {
 		if (!same_content(msg, content, content_len))
 			rc = -EINVAL;
 		content = NULL;
@@ -393,7 +419,7 @@ int vouch_pkcs7_verify(const struct vouch_pkcs7 *msg, const uint8_t *content, si
 	if (rc) {
 		memset(result, 0, sizeof(*result));
 		result->rc = rc;
-		result->rule = msg && msg->has_content ? "content given differs from the message's own"
+		result->rule = msg && vouch_pkcs7_has_content(msg) ? "content given differs from the message's own"
 						       : "detached signature without content";
 		return rc;
 	}
@@ -414,7 +440,8 @@ int vouch_pkcs7_verify_digest(const struct vouch_pkcs7 *msg, const struct vouch_
 
 	if (!result)
 		result = &local;
-	if (rc == 0 && (!alg || !digest || digest_len != alg->digest_len || msg->has_content))
+	if (rc == 0 && (!alg || !digest || digest_len != alg->digest_len ||
+			 vouch_pkcs7_has_content(msg)))
 		rc = -EINVAL;
 	if (rc) {
 		memset(result, 0, sizeof(*result));

@@ -29,8 +29,10 @@
  * size and -EBADMSG for the rest.
  *
  * Ownership: a parsed message points into the caller's buffer, which must
- * outlive it; free it with vouch_pkcs7_free(). Its arrays live inside
- * the structure (the content fragments in one array it owns).
+ * outlive it; free it with vouch_pkcs7_free(). Its certificates and
+ * signers belong to it: vouch_pkcs7_cert() and vouch_pkcs7_signer() reach
+ * the parsed ones only (NULL past the count), and certificates are
+ * allocated for exactly the number the message carries.
  * Thread-safety: a parsed message is read-only; parsing is reentrant.
  */
 #ifndef VOUCH_PKCS7_H
@@ -70,60 +72,15 @@ enum vouch_pkcs7_sid {
 	VOUCH_PKCS7_SID_SKID = 2,           /**< subjectKeyIdentifier (version 3) */
 };
 
-/** One SignerInfo. Spans are into the message buffer. */
-struct vouch_pkcs7_signer {
-	int version;                    /**< 1 or 3, matching sid_kind */
-	int sid_kind;                   /**< enum vouch_pkcs7_sid */
-	struct vouch_span sid_issuer;   /**< issuer Name (whole element) */
-	struct vouch_span sid_serial;   /**< serialNumber content octets */
-	struct vouch_span sid_skid;     /**< subjectKeyIdentifier octets */
-	struct vouch_span digest_alg;   /**< digestAlgorithm (whole element) */
-	int digest_hash;                /**< enum vouch_hash_id it names, if @ref digest_status is 0 */
-	int digest_status;              /**< 0, or -EBADMSG: malformed digestAlgorithm */
-	int has_signed_attrs;
-	struct vouch_span signed_attrs; /**< the [0] element as received */
-	size_t attr_count;              /**< signed attributes */
-	unsigned content_type_count;    /**< contentType attributes (and values) seen */
-	struct vouch_span content_type; /**< the first one's OID content octets */
-	unsigned message_digest_count;  /**< messageDigest attributes (and values) seen */
-	struct vouch_span message_digest; /**< the first one's octets */
-	unsigned signing_time_count;    /**< signingTime attributes (and values) seen */
-	int64_t signing_time;           /**< the first one, seconds since the epoch */
-	unsigned smime_caps_count;      /**< smimeCapabilities attributes seen */
-	struct vouch_span sig_alg;      /**< signatureAlgorithm (whole element) */
-	/**
-	 * What @ref sig_alg says (its status: malformed or not implemented);
-	 * rsaEncryption is PKCS#1 v1.5 with the digestAlgorithm's hash (RFC
-	 * 3370 §3.2), when that one is known.
-	 */
-	struct vouch_sig_alg_id sig_alg_id;
-	struct vouch_span signature;    /**< the signature value's octets */
-	int has_unsigned_attrs;         /**< unsignedAttrs present (none of the
-					      three signed-only types in it) */
-};
-
-/** A parsed SignedData message. */
-struct vouch_pkcs7 {
-	const uint8_t *bytes;               /**< the buffer every span indexes (the caller's) */
-	struct vouch_span raw;              /**< the whole ContentInfo */
-	int version;                        /**< SignedData version: 1 or 3 */
-	size_t digest_alg_count;
-	struct vouch_span digest_algs[VOUCH_PKCS7_MAX_DIGEST_ALGS]; /**< whole elements */
-	struct vouch_span content_type;     /**< eContentType's OID content octets */
-	int content_type_id;                /**< enum vouch_content_type of it */
-	int has_content;                    /**< 0: detached */
-	int content_is_octets;              /**< eContent is an OCTET STRING */
-	struct vouch_span content;          /**< eContent's inner element (whole) */
-	size_t fragment_count;              /**< pieces of the content octets */
-	struct vouch_span *fragments;       /**< in order; for a non-OCTET STRING
-					      content, its whole element */
-	size_t cert_count;
-	struct vouch_x509_cert certs[VOUCH_PKCS7_MAX_CERTS];
-	size_t skipped_certs;               /**< CertificateChoices other than X.509 */
-	int has_crls;
-	size_t signer_count;
-	struct vouch_pkcs7_signer signers[VOUCH_PKCS7_MAX_SIGNERS];
-};
+/**
+ * A parsed SignedData message: opaque, read through the accessors below.
+ * Byte fields are returned as a pointer into the message buffer and a
+ * length; an absent field is NULL with length 0. Every accessor takes a
+ * message (or signer) that is not NULL.
+ */
+struct vouch_pkcs7;
+/** One SignerInfo of a parsed message, owned by the message: opaque. */
+struct vouch_pkcs7_signer;
 
 /**
  * The default limits.
@@ -203,6 +160,105 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_pkcs7_decode(const uint8_t *file, size_
  */
 VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_pkcs7_pem_decode(const char *text, size_t len,
 							  uint8_t **der, size_t *der_len);
+
+/*
+ * Accessors of a message. Certificates and signers are reached by index,
+ * 0 .. count - 1 (NULL past the count).
+ */
+
+/** The whole ContentInfo. */
+VOUCH_EXPORT const uint8_t *vouch_pkcs7_der(const struct vouch_pkcs7 *msg, size_t *len);
+/** The SignedData version: 1 or 3. */
+VOUCH_EXPORT int vouch_pkcs7_version(const struct vouch_pkcs7 *msg);
+/** eContentType's OID content octets. */
+VOUCH_EXPORT const uint8_t *vouch_pkcs7_content_type(const struct vouch_pkcs7 *msg, size_t *len);
+/** enum vouch_content_type of eContentType. */
+VOUCH_EXPORT int vouch_pkcs7_content_type_id(const struct vouch_pkcs7 *msg);
+/** 1 if the content is attached (eContent present), 0 if detached. */
+VOUCH_EXPORT int vouch_pkcs7_has_content(const struct vouch_pkcs7 *msg);
+/**
+ * The attached content, as pieces to be taken in order: the octets of an
+ * OCTET STRING (one piece, or one per chunk of BER chunked content), or
+ * the whole element of any other eContent type. 0 if detached.
+ */
+VOUCH_EXPORT size_t vouch_pkcs7_fragment_count(const struct vouch_pkcs7 *msg);
+/** Piece @p index of the content; NULL at or past the count. */
+VOUCH_EXPORT const uint8_t *vouch_pkcs7_fragment(const struct vouch_pkcs7 *msg, size_t index,
+						 size_t *len);
+/** The number of X.509 certificates the message carries. */
+VOUCH_EXPORT size_t vouch_pkcs7_cert_count(const struct vouch_pkcs7 *msg);
+/** Certificate @p index (owned by the message); NULL at or past the count. */
+VOUCH_EXPORT const struct vouch_x509_cert *vouch_pkcs7_cert(const struct vouch_pkcs7 *msg,
+							    size_t index);
+/** CertificateChoices other than X.509 (counted and skipped). */
+VOUCH_EXPORT size_t vouch_pkcs7_skipped_certs(const struct vouch_pkcs7 *msg);
+/** 1 if the message carries CRLs (tolerated, not read), else 0. */
+VOUCH_EXPORT int vouch_pkcs7_has_crls(const struct vouch_pkcs7 *msg);
+/** The number of SignerInfos (0 for a certificates-only message). */
+VOUCH_EXPORT size_t vouch_pkcs7_signer_count(const struct vouch_pkcs7 *msg);
+/** SignerInfo @p index (owned by the message); NULL at or past the count. */
+VOUCH_EXPORT const struct vouch_pkcs7_signer *vouch_pkcs7_signer(const struct vouch_pkcs7 *msg,
+								 size_t index);
+
+/* Accessors of a signer; byte fields point into the message buffer. */
+
+/** The SignerInfo version: 1 or 3, matching the identifier kind. */
+VOUCH_EXPORT int vouch_pkcs7_signer_version(const struct vouch_pkcs7_signer *s);
+/** How the signer is identified: enum vouch_pkcs7_sid. */
+VOUCH_EXPORT int vouch_pkcs7_signer_sid_kind(const struct vouch_pkcs7_signer *s);
+/** issuerAndSerialNumber's issuer Name (whole element); NULL for a SKID. */
+VOUCH_EXPORT const uint8_t *vouch_pkcs7_signer_issuer(const struct vouch_pkcs7_signer *s,
+						      size_t *len);
+/** issuerAndSerialNumber's serial content octets; NULL for a SKID. */
+VOUCH_EXPORT const uint8_t *vouch_pkcs7_signer_serial(const struct vouch_pkcs7_signer *s,
+						      size_t *len);
+/** subjectKeyIdentifier's octets; NULL for issuer and serial. */
+VOUCH_EXPORT const uint8_t *vouch_pkcs7_signer_skid(const struct vouch_pkcs7_signer *s,
+						    size_t *len);
+/**
+ * The digestAlgorithm.
+ * @return an enum vouch_hash_id value (VOUCH_HASH_ID_UNKNOWN for one vouch
+ *         does not implement), or -EBADMSG if the identifier is malformed.
+ */
+VOUCH_EXPORT int vouch_pkcs7_signer_digest_hash(const struct vouch_pkcs7_signer *s);
+/**
+ * What signatureAlgorithm says (its status: malformed or not
+ * implemented); rsaEncryption is PKCS#1 v1.5 with the digestAlgorithm's
+ * hash (RFC 3370 §3.2). Owned by the message.
+ */
+VOUCH_EXPORT const struct vouch_sig_alg_id *vouch_pkcs7_signer_sig_alg(const struct vouch_pkcs7_signer *s);
+/** The signature value's octets. */
+VOUCH_EXPORT const uint8_t *vouch_pkcs7_signer_signature(const struct vouch_pkcs7_signer *s,
+							 size_t *len);
+/**
+ * The signedAttrs element as received (its first octet the [0] tag: the
+ * signature covers it with that octet replaced by 0x31); NULL if absent.
+ */
+VOUCH_EXPORT const uint8_t *vouch_pkcs7_signer_signed_attrs(const struct vouch_pkcs7_signer *s,
+							    size_t *len);
+/** The number of signed attributes. */
+VOUCH_EXPORT size_t vouch_pkcs7_signer_attr_count(const struct vouch_pkcs7_signer *s);
+/**
+ * The signed contentType attribute: its first value's OID content octets
+ * (NULL if none), and in @p count how many were seen (attributes and
+ * values; may be NULL).
+ */
+VOUCH_EXPORT const uint8_t *vouch_pkcs7_signer_content_type(const struct vouch_pkcs7_signer *s,
+							    size_t *len, unsigned *count);
+/** The signed messageDigest attribute: as vouch_pkcs7_signer_content_type(). */
+VOUCH_EXPORT const uint8_t *vouch_pkcs7_signer_message_digest(const struct vouch_pkcs7_signer *s,
+							      size_t *len, unsigned *count);
+/**
+ * The signed signingTime attribute.
+ * @param[out] time   the first one, seconds since the epoch (may be NULL).
+ * @return how many were seen (attributes and values): 0 if none.
+ */
+VOUCH_EXPORT unsigned vouch_pkcs7_signer_signing_time(const struct vouch_pkcs7_signer *s,
+						      int64_t *time);
+/** The number of smimeCapabilities attributes signed. */
+VOUCH_EXPORT unsigned vouch_pkcs7_signer_smime_caps(const struct vouch_pkcs7_signer *s);
+/** 1 if unsignedAttrs is present (none of the signed-only types in it), else 0. */
+VOUCH_EXPORT int vouch_pkcs7_signer_has_unsigned_attrs(const struct vouch_pkcs7_signer *s);
 
 /**
  * Free a parsed message.

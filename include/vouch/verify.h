@@ -155,12 +155,13 @@ struct vouch_verify_result {
 	size_t signer_count;
 	struct vouch_verify_signer signers[VOUCH_PKCS7_MAX_SIGNERS];
 	/**
-	 * On success with attached content: the verified content, as the
-	 * message's fragments (spans into msg->bytes, in order); use these
-	 * bytes, not another copy. NULL and 0 otherwise.
+	 * On success with attached content: the message whose content was
+	 * verified (read its pieces in order with vouch_pkcs7_fragment(); use
+	 * these bytes, not another copy) and their total length. NULL and 0
+	 * otherwise.
 	 */
-	const struct vouch_span *content;
-	size_t content_fragments;
+	const struct vouch_pkcs7 *content;
+	size_t content_len;
 	uint8_t digest[VOUCH_HASH_MAX_LEN];          /**< the content digest (first signer's hash) */
 	size_t digest_len;
 	const struct vouch_hash_alg *digest_alg;

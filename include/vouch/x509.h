@@ -2,8 +2,9 @@
  * @file vouch/x509.h
  * @brief X.509 certificates parsed into a flat structure (RFC 5280 §4.1).
  *
- * The parser turns DER bytes into spans (offsets and lengths into the
- * caller's buffer) and small scalars: no crypto, no I/O, no policy. The
+ * The parser turns DER bytes into an opaque certificate whose accessors
+ * give byte fields (pointers into the caller's buffer, with lengths) and
+ * small scalars: no crypto, no I/O, no policy. The
  * verifier (a later module) decides what the fields mean for trust;
  * here a field is only checked to be well formed.
  *
@@ -63,58 +64,16 @@ enum vouch_x509_eku {
 	VOUCH_EKU_ANY = 1u << 1,           /**< anyExtendedKeyUsage */
 };
 
-/** One AttributeTypeAndValue of a Name. */
-struct vouch_x509_name_attr {
-	struct vouch_span type;   /**< the attribute type OID's content octets */
-	uint8_t tag;              /**< the value's tag (0x0c UTF8String, 0x13 PrintableString, ...) */
-	struct vouch_span value;  /**< the value's content octets */
-	unsigned rdn;             /**< which RelativeDistinguishedName (0, 1, ...) */
-};
-
-/** A Name (RFC 5280 §4.1.2.4). */
-struct vouch_x509_name {
-	struct vouch_span raw;    /**< the whole Name element, for byte comparison */
-	size_t count;             /**< attributes in @ref attrs */
-	struct vouch_x509_name_attr attrs[VOUCH_X509_MAX_NAME_ATTRS];
-};
-
 /**
- * A parsed certificate. Every span is into @ref bytes: the buffer given
- * to vouch_x509_parse(), or the DER decoded by vouch_x509_parse_pem(),
- * which the certificate owns.
+ * A parsed certificate: opaque, read through the accessors below. Byte
+ * fields are returned as a pointer and a length, into the buffer given to
+ * vouch_x509_parse() (or the copy the certificate owns, for
+ * vouch_x509_parse_copy() and vouch_x509_parse_pem()); an absent field is
+ * NULL with length 0. Every accessor takes a certificate that is not NULL.
  */
-struct vouch_x509_cert {
-	const uint8_t *bytes;           /**< the buffer the spans index */
-	uint8_t *owned;                 /**< private: decoded PEM, freed with the certificate */
-	struct vouch_span raw;          /**< the whole Certificate */
-	struct vouch_span tbs;          /**< tbsCertificate: what the signature covers */
-	struct vouch_span sig_alg;      /**< signatureAlgorithm (the whole element) */
-	struct vouch_sig_alg_id sig_alg_id; /**< what it says; unknown or malformed
-					     identifiers only in its status */
-	struct vouch_span sig;          /**< signatureValue's bytes (no unused bits) */
-	int version;                    /**< 1, 2 or 3 */
-	struct vouch_span serial;       /**< serialNumber's content octets, as encoded */
-	unsigned serial_flags;          /**< VOUCH_X509_SERIAL_* */
-	struct vouch_x509_name issuer;
-	struct vouch_x509_name subject;
-	int64_t not_before;             /**< seconds since 1970-01-01T00:00:00Z */
-	int64_t not_after;
-	struct vouch_span spki;         /**< subjectPublicKeyInfo (the whole element) */
-
-	int has_basic_constraints;
-	int ca;                         /**< basicConstraints cA */
-	int path_len;                   /**< pathLenConstraint, or -1 if absent */
-	int has_key_usage;
-	unsigned key_usage;             /**< enum vouch_x509_key_usage bits */
-	size_t eku_count;               /**< 0 if extendedKeyUsage is absent */
-	struct vouch_span eku[VOUCH_X509_MAX_EKU]; /**< purpose OIDs' content octets */
-	unsigned eku_flags;             /**< enum vouch_x509_eku of the purposes known */
-	struct vouch_span skid;         /**< subjectKeyIdentifier's octets, or len 0 */
-	struct vouch_span akid_keyid;   /**< authorityKeyIdentifier keyIdentifier, or len 0 */
-	struct vouch_span akid_issuer;  /**< authorityCertIssuer (whole element), or len 0 */
-	struct vouch_span akid_serial;  /**< authorityCertSerialNumber's content, or len 0 */
-	unsigned unknown_critical;      /**< critical extensions vouch does not read */
-};
+struct vouch_x509_cert;
+/** A parsed Name (RFC 5280 §4.1.2.4), part of its certificate: opaque. */
+struct vouch_x509_name;
 
 /**
  * Parse one DER certificate.
@@ -134,13 +93,98 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_x509_parse(struct vouch_x509_cert **out
 						    const uint8_t *der, size_t len);
 
 /**
+ * vouch_x509_parse() of a private copy of @p der, which the certificate
+ * owns (the caller's buffer need not outlive it).
+ * @return as vouch_x509_parse().
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_x509_parse_copy(struct vouch_x509_cert **out,
+							 const uint8_t *der, size_t len);
+
+/*
+ * Accessors. Byte fields: a pointer into the certificate's bytes and, in
+ * @p len, the length; NULL and 0 if the field is absent.
+ */
+
+/** The whole Certificate element. */
+VOUCH_EXPORT const uint8_t *vouch_x509_der(const struct vouch_x509_cert *cert, size_t *len);
+/** tbsCertificate: the bytes the signature covers. */
+VOUCH_EXPORT const uint8_t *vouch_x509_tbs(const struct vouch_x509_cert *cert, size_t *len);
+/** signatureValue's bytes (no unused-bits octet). */
+VOUCH_EXPORT const uint8_t *vouch_x509_signature(const struct vouch_x509_cert *cert, size_t *len);
+/** signatureAlgorithm, the whole element. */
+VOUCH_EXPORT const uint8_t *vouch_x509_sig_alg_der(const struct vouch_x509_cert *cert, size_t *len);
+/**
+ * What signatureAlgorithm says (vouch/alg.h); an unknown or malformed
+ * identifier only in its status. Owned by the certificate.
+ */
+VOUCH_EXPORT const struct vouch_sig_alg_id *vouch_x509_sig_alg(const struct vouch_x509_cert *cert);
+/** The version: 1, 2 or 3. */
+VOUCH_EXPORT int vouch_x509_version(const struct vouch_x509_cert *cert);
+/** serialNumber's content octets, as encoded. */
+VOUCH_EXPORT const uint8_t *vouch_x509_serial(const struct vouch_x509_cert *cert, size_t *len);
+/** VOUCH_X509_SERIAL_* flags of the serial. */
+VOUCH_EXPORT unsigned vouch_x509_serial_flags(const struct vouch_x509_cert *cert);
+/** The issuer Name, the whole DER element (for byte comparison). */
+VOUCH_EXPORT const uint8_t *vouch_x509_issuer(const struct vouch_x509_cert *cert, size_t *len);
+/** The subject Name, the whole DER element (for byte comparison). */
+VOUCH_EXPORT const uint8_t *vouch_x509_subject(const struct vouch_x509_cert *cert, size_t *len);
+/** The parsed issuer, for vouch_x509_name_format(); owned by the certificate. */
+VOUCH_EXPORT const struct vouch_x509_name *vouch_x509_issuer_name(const struct vouch_x509_cert *cert);
+/** The parsed subject, for vouch_x509_name_format(); owned by the certificate. */
+VOUCH_EXPORT const struct vouch_x509_name *vouch_x509_subject_name(const struct vouch_x509_cert *cert);
+/**
+ * Whether @p child's issuer is @p parent's subject, compared as RFC 5280
+ * §7.1 asks: RDN by RDN, the attributes of a multi-valued RDN as a set,
+ * PrintableString, UTF8String and IA5String values case-insensitively
+ * (ASCII) with white space folded, other values byte for byte.
+ * @return 1 if they match, else 0 (also for a NULL argument).
+ */
+VOUCH_EXPORT int vouch_x509_issuer_matches(const struct vouch_x509_cert *child,
+					   const struct vouch_x509_cert *parent);
+/** notBefore, seconds since 1970-01-01T00:00:00Z. */
+VOUCH_EXPORT int64_t vouch_x509_not_before(const struct vouch_x509_cert *cert);
+/** notAfter, seconds since 1970-01-01T00:00:00Z. */
+VOUCH_EXPORT int64_t vouch_x509_not_after(const struct vouch_x509_cert *cert);
+/** subjectPublicKeyInfo, the whole element (vouch_pubkey_load_spki() reads it). */
+VOUCH_EXPORT const uint8_t *vouch_x509_spki(const struct vouch_x509_cert *cert, size_t *len);
+/**
+ * basicConstraints.
+ * @param[out] path_len  pathLenConstraint, or -1 if absent (may be NULL).
+ * @return 1 if present with cA true, 0 otherwise (absent, or cA false).
+ */
+VOUCH_EXPORT int vouch_x509_is_ca(const struct vouch_x509_cert *cert, int *path_len);
+/**
+ * keyUsage.
+ * @param[out] bits  enum vouch_x509_key_usage bits, 0 if absent (may be NULL).
+ * @return 1 if the extension is present, else 0.
+ */
+VOUCH_EXPORT int vouch_x509_key_usage(const struct vouch_x509_cert *cert, unsigned *bits);
+/** enum vouch_x509_eku flags of the extendedKeyUsage purposes vouch knows. */
+VOUCH_EXPORT unsigned vouch_x509_eku_flags(const struct vouch_x509_cert *cert);
+/** The number of extendedKeyUsage purposes (0 if the extension is absent). */
+VOUCH_EXPORT size_t vouch_x509_eku_count(const struct vouch_x509_cert *cert);
+/** Purpose @p index's OID content octets; NULL at or past the count. */
+VOUCH_EXPORT const uint8_t *vouch_x509_eku(const struct vouch_x509_cert *cert, size_t index,
+					   size_t *len);
+/** subjectKeyIdentifier's octets. */
+VOUCH_EXPORT const uint8_t *vouch_x509_skid(const struct vouch_x509_cert *cert, size_t *len);
+/** authorityKeyIdentifier's keyIdentifier. */
+VOUCH_EXPORT const uint8_t *vouch_x509_akid_keyid(const struct vouch_x509_cert *cert, size_t *len);
+/** authorityKeyIdentifier's authorityCertIssuer (whole element). */
+VOUCH_EXPORT const uint8_t *vouch_x509_akid_issuer(const struct vouch_x509_cert *cert, size_t *len);
+/** authorityKeyIdentifier's authorityCertSerialNumber content octets. */
+VOUCH_EXPORT const uint8_t *vouch_x509_akid_serial(const struct vouch_x509_cert *cert, size_t *len);
+/** The number of critical extensions vouch does not read (policy refuses them). */
+VOUCH_EXPORT unsigned vouch_x509_unknown_critical(const struct vouch_x509_cert *cert);
+
+/**
  * Parse the next PEM "CERTIFICATE" block (RFC 7468 §5) of a text, for
  * files that hold several. Text around and between blocks is skipped, and
  * so are blocks of other labels; a block is only taken whole, from a
  * BEGIN line of its own (vouch_x509_file_next()).
  *
  * @param[out]    out   the certificate, owning its decoded DER (its
- *                      @ref vouch_x509_cert.bytes), or NULL on failure.
+ *                      bytes), or NULL on failure.
  * @param[in]     text  the PEM text; it need not outlive @p *out.
  * @param[in]     len   its length.
  * @param[in,out] pos   where to look from (0 at first); on success, just
@@ -194,7 +238,8 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_x509_file_next(const uint8_t *file, siz
  * For messages and logs only: never compare names through this form.
  *
  * @param[in]  cert      the certificate the name belongs to.
- * @param[in]  name      &cert->issuer or &cert->subject.
+ * @param[in]  name      vouch_x509_issuer_name(cert) or
+ *                       vouch_x509_subject_name(cert).
  * @param[out] out       the buffer; always NUL-terminated when
  *                       @p out_size > 0 (truncated if too small).
  * @param[in]  out_size  its size.

@@ -29,6 +29,7 @@
 #include <vouch/x509.h>
 
 #include "pem.h"
+#include "pkcs7_internal.h"   /* tests reach the parsed layout */
 
 static int64_t openssl_time(const ASN1_TIME *t)
 {

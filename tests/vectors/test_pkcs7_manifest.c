@@ -21,6 +21,7 @@
 
 #include "harness.h"
 #include "pem.h"
+#include "pkcs7_internal.h"   /* tests reach the parsed layout */
 
 /* What the parser must say for a manifest row. */
 static int expected_rc(const char *expect, const char *note)

@@ -20,6 +20,7 @@
 
 #include "harness.h"
 #include "pem.h"
+#include "pkcs7_internal.h"   /* tests reach the parsed layout */
 
 /* Certificates that must be refused, and why. */
 static const struct { const char *file, *why; } refused[] = {

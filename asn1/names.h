@@ -5,16 +5,16 @@
  * case-insensitively (ASCII) with white space folded, other values byte
  * for byte with the same tag.
  */
-#ifndef VOUCH_VERIFY_NAMES_H
-#define VOUCH_VERIFY_NAMES_H
+#ifndef VOUCH_ASN1_NAMES_H
+#define VOUCH_ASN1_NAMES_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include <vouch/x509.h>
+#include "x509_internal.h"
 
 /* Whether name a (spans into abuf) and name b (into bbuf) are the same. */
 bool vouch_name_equal(const uint8_t *abuf, const struct vouch_x509_name *a,
 		      const uint8_t *bbuf, const struct vouch_x509_name *b);
 
-#endif /* VOUCH_VERIFY_NAMES_H */
+#endif /* VOUCH_ASN1_NAMES_H */
