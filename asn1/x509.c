@@ -717,6 +717,37 @@ const struct vouch_x509_name *vouch_x509_subject_name(const struct vouch_x509_ce
 }
 
 /* see vouch/x509.h */
+size_t vouch_x509_name_count(const struct vouch_x509_name *name)
+{
+	return name ? name->count : 0;
+}
+
+/* see vouch/x509.h */
+int vouch_x509_name_attr(const struct vouch_x509_cert *cert, const struct vouch_x509_name *name,
+			 size_t i, const uint8_t **type, size_t *type_len, const uint8_t **value,
+			 size_t *value_len)
+{
+	const struct vouch_x509_name_attr *a;
+
+	if (type)
+		*type = NULL;
+	if (value)
+		*value = NULL;
+	if (type_len)
+		*type_len = 0;
+	if (value_len)
+		*value_len = 0;
+	if (!cert || !name || !type || !type_len || !value || !value_len || i >= name->count)
+		return -EINVAL;
+	a = &name->attrs[i];
+	*type = cert->bytes + a->type.off;
+	*type_len = a->type.len;
+	*value = cert->bytes + a->value.off;
+	*value_len = a->value.len;
+	return a->tag;
+}
+
+/* see vouch/x509.h */
 int vouch_x509_issuer_matches(const struct vouch_x509_cert *child,
 			      const struct vouch_x509_cert *parent)
 {

@@ -1,15 +1,31 @@
 /*
  * Result checks shared by the fuzz targets (see fuzz_common.h).
  */
+#include <errno.h>
 #include <stdlib.h>
 
 #include "fuzz_common.h"
 
-/* Formatting a name reads every attribute of it. */
-static void check_name(const struct vouch_x509_cert *c, const struct vouch_x509_name *n)
+/* Every attribute of a name inside the certificate, none past the count;
+ * formatting it reads each one. */
+static void check_name(const struct vouch_x509_cert *c, const struct vouch_x509_name *n,
+		       const uint8_t *base, size_t size)
 {
+	const uint8_t *type, *value;
+	size_t type_len, value_len, count = vouch_x509_name_count(n);
 	char line[256];
 
+	if (count > VOUCH_X509_MAX_NAME_ATTRS)
+		abort();
+	for (size_t i = 0; i < count; i++) {
+		if (vouch_x509_name_attr(c, n, i, &type, &type_len, &value, &value_len) < 0)
+			abort();
+		fuzz_check_bytes(base, size, type, type_len);
+		fuzz_check_bytes(base, size, value, value_len);
+	}
+	if (vouch_x509_name_attr(c, n, count, &type, &type_len, &value, &value_len) != -EINVAL ||
+	    type || value)
+		abort();
 	if (vouch_x509_name_format(c, n, line, sizeof(line)) < 0)
 		abort();
 }
@@ -29,8 +45,8 @@ void fuzz_check_cert(const struct vouch_x509_cert *c, const uint8_t *base, size_
 
 		fuzz_check_bytes(base, size, p, len);
 	}
-	check_name(c, vouch_x509_issuer_name(c));
-	check_name(c, vouch_x509_subject_name(c));
+	check_name(c, vouch_x509_issuer_name(c), base, size);
+	check_name(c, vouch_x509_subject_name(c), base, size);
 	if (vouch_x509_version(c) < 1 || vouch_x509_version(c) > 3 ||
 	    vouch_x509_eku_count(c) > VOUCH_X509_MAX_EKU)
 		abort();

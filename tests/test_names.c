@@ -4,12 +4,15 @@
  * white space folded, other values byte for byte. Names are built here
  * as the X.509 parser reports them: spans into one buffer.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <vouch/x509.h>
 
 #include "harness.h"
 #include "names.h"
@@ -130,12 +133,44 @@ static void test_other_types_bytewise(void **state)
 	}
 }
 
+/* A parsed Name's attributes through the public accessors, none past the count. */
+static void test_name_attrs(void **state)
+{
+	static const uint8_t cn[] = { 0x55, 0x04, 0x03 };
+	struct vouch_x509_cert *cert;
+	const struct vouch_x509_name *subject;
+	const uint8_t *type, *value;
+	size_t len, type_len, value_len, pos = 0;
+	uint8_t *pem = vt_read_file(vt_data("pkcs7/signer.pem"), &len);
+
+	(void)state;
+	assert_vouch_ok(vouch_x509_parse_pem(&cert, (const char *)pem, len, &pos));
+	subject = vouch_x509_subject_name(cert);
+	assert_int_equal(vouch_x509_name_count(subject), 1);
+	assert_int_equal(vouch_x509_name_attr(cert, subject, 0, &type, &type_len, &value, &value_len),
+			 0x0c);
+	assert_int_equal(type_len, sizeof(cn));
+	assert_memory_equal(type, cn, sizeof(cn));
+	assert_int_equal(value_len, strlen("vouch test signer"));
+	assert_memory_equal(value, "vouch test signer", value_len);
+	assert_vouch_err(vouch_x509_name_attr(cert, subject, 1, &type, &type_len, &value,
+					      &value_len), -EINVAL);
+	assert_null(type);
+	assert_int_equal(value_len, 0);
+	assert_vouch_err(vouch_x509_name_attr(cert, NULL, 0, &type, &type_len, &value, &value_len),
+			 -EINVAL);
+	assert_int_equal(vouch_x509_name_count(NULL), 0);
+	vouch_x509_free(cert);
+	free(pem);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_strings_fold),
 		cmocka_unit_test(test_structure),
 		cmocka_unit_test(test_other_types_bytewise),
+		cmocka_unit_test(test_name_attrs),
 	};
 
 	return vt_main(argc, argv, "names", tests, sizeof(tests) / sizeof(tests[0]));

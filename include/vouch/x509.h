@@ -132,6 +132,24 @@ VOUCH_EXPORT const uint8_t *vouch_x509_subject(const struct vouch_x509_cert *cer
 VOUCH_EXPORT const struct vouch_x509_name *vouch_x509_issuer_name(const struct vouch_x509_cert *cert);
 /** The parsed subject, for vouch_x509_name_format(); owned by the certificate. */
 VOUCH_EXPORT const struct vouch_x509_name *vouch_x509_subject_name(const struct vouch_x509_cert *cert);
+/** The number of attributes of a parsed Name (at most VOUCH_X509_MAX_NAME_ATTRS). */
+VOUCH_EXPORT size_t vouch_x509_name_count(const struct vouch_x509_name *name);
+/**
+ * One attribute of a parsed Name, in order.
+ * @param[in]  cert       the certificate the name belongs to.
+ * @param[in]  name       vouch_x509_issuer_name(cert) or vouch_x509_subject_name(cert).
+ * @param[in]  i          0 to vouch_x509_name_count(name) - 1.
+ * @param[out] type       the attribute type OID's content octets (into the certificate).
+ * @param[out] type_len   their length.
+ * @param[out] value      the value's content octets (into the certificate).
+ * @param[out] value_len  their length.
+ * @return the value's tag (0x0c UTF8String, 0x13 PrintableString, ...), or -EINVAL
+ *         for NULL arguments or @p i past the count (then the outputs are NULL and 0).
+ */
+VOUCH_EXPORT int vouch_x509_name_attr(const struct vouch_x509_cert *cert,
+				      const struct vouch_x509_name *name, size_t i,
+				      const uint8_t **type, size_t *type_len,
+				      const uint8_t **value, size_t *value_len);
 /**
  * Whether @p child's issuer is @p parent's subject, compared as RFC 5280
  * §7.1 asks: RDN by RDN, the attributes of a multi-valued RDN as a set,
