@@ -386,6 +386,8 @@ static int read_signer(struct ctx *c, struct vouch_span whole, struct vouch_pkcs
 		rc = (c->root[f[5].off] & 0xdf) == 0x04 ? vouch_der_check(c->root, f[5]) : -EBADMSG;
 	if (rc == 0)
 		rc = vouch_der_span_content(c->root, f[5], &s->signature);
+	if (rc == 0)
+		vouch_asn1_sig_value_read(&s->sig_rs, &s->sig_alg_id, c->root, s->signature);
 	if (rc || f[6].len == 0)
 		return rc;
 	rc = read_unsigned_attrs(c, f[6], s->attr_count);

@@ -32,7 +32,7 @@ import sys
 LAYERS = {
     'crypto/base': 'base', 'crypto/hash': 'primitives', 'crypto/cipher': 'primitives',
     'crypto/pk': 'primitives', 'rng': 'rng', 'asn1': 'asn1', 'crypto/verify': 'verify',
-    'crypto/fw': 'fw', 'tools': 'tools',
+    'crypto/fw': 'fw', 'crypto/front': 'front', 'tools': 'tools',
 }
 MAY_USE = {
     'base': {'base'},
@@ -41,6 +41,7 @@ MAY_USE = {
     'asn1': {'asn1', 'base'},
     'verify': {'verify', 'primitives', 'base', 'asn1-public'},
     'fw': {'fw', 'verify', 'primitives', 'base', 'asn1-public'},
+    'front': {'front', 'verify', 'asn1', 'primitives', 'base'},
     'tools': {'public'},
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+([<"])([^>"]+)[>"]', re.M)

@@ -121,7 +121,7 @@ int vouch_chain_cert_key(struct vouch_verify_run *r, const struct vouch_x509_cer
 	} else if (r->over_budget) {
 		rc = -EBADMSG;
 	} else {
-		rc = vouch_pubkey_load_spki(key, c->bytes + c->spki.off, c->spki.len, flags);
+		rc = vouch_pubkey_load_values(key, c->bytes, &c->key, flags);
 		/* Charged once done: at most one load past the budget. */
 		if (rc == 0)
 			rc = charge(r, vouch_pubkey_load_work(key));
@@ -136,7 +136,8 @@ int vouch_chain_cert_key(struct vouch_verify_run *r, const struct vouch_x509_cer
 /* see chain.h */
 int vouch_chain_check_signature(struct vouch_verify_run *r, const struct vouch_pubkey *key,
 				const struct vouch_sig_alg *alg, const uint8_t *digest,
-				const uint8_t *sig, size_t sig_len)
+				const uint8_t *sig, size_t sig_len,
+				const uint8_t *root, const struct vouch_ecdsa_sig_values *rs)
 {
 	if (++r->signatures > r->max_signatures) {
 		r->over_budget = true;
@@ -144,7 +145,8 @@ int vouch_chain_check_signature(struct vouch_verify_run *r, const struct vouch_p
 	}
 	if (charge(r, vouch_pubkey_verify_work(key)))
 		return -EBADMSG;
-	return vouch_pubkey_verify_digest(key, alg, digest, alg->hash->digest_len, sig, sig_len);
+	return vouch_pubkey_verify_values(key, alg, digest, alg->hash->digest_len, sig, sig_len,
+					  root, rs);
 }
 
 /* A child certificate's signature algorithm and the digest of its TBS. */
@@ -178,7 +180,7 @@ static int link_verifies(struct vouch_verify_run *r, const struct vouch_x509_cer
 	if (rc)
 		return rc;
 	return vouch_chain_check_signature(r, &key, &d->alg, d->digest, child->bytes + child->sig.off,
-			       child->sig.len);
+			       child->sig.len, child->bytes, &child->sig_rs);
 }
 
 /*

@@ -13,6 +13,7 @@
 #include <vouch/keyring.h>
 
 #include "keyring_internal.h"
+#include "pubkey_internal.h"
 
 /* The largest certificate file read (a bundle of many PEM certificates). */
 #define MAX_FILE (4u << 20)
@@ -56,8 +57,7 @@ static int take(struct vouch_keyring *kr, struct vouch_x509_cert *cert)
 		kr->capacity = cap;
 	}
 	e = &kr->entries[kr->count];
-	rc = vouch_pubkey_load_spki(&e->key, cert->bytes + cert->spki.off, cert->spki.len,
-				    VOUCH_PUBKEY_ALLOW_LEGACY);
+	rc = vouch_pubkey_load_values(&e->key, cert->bytes, &cert->key, VOUCH_PUBKEY_ALLOW_LEGACY);
 	if (rc) {
 		vouch_x509_free(cert);
 		return rc;

@@ -217,7 +217,8 @@ static int verify_signer(struct vouch_verify_run *r, const struct vouch_pkcs7_si
 	} else {
 		memcpy(signed_digest, digest, out->digest_alg->digest_len);
 	}
-	rc = vouch_chain_check_signature(r, &key, &alg, signed_digest, mb + s->signature.off, s->signature.len);
+	rc = vouch_chain_check_signature(r, &key, &alg, signed_digest, mb + s->signature.off, s->signature.len,
+					 mb, &s->sig_rs);
 	if (rc)
 		return decide(out, rc, limit_or(r, rc, "signature does not verify"));
 	out->has_signing_time = s->signing_time_count != 0;

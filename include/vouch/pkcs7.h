@@ -100,6 +100,10 @@ struct vouch_pkcs7_signer {
 	struct vouch_span signature;    /**< the signature value's octets */
 	int has_unsigned_attrs;         /**< unsignedAttrs present (none of the
 					      three signed-only types in it) */
+
+	/* The signature value as values, for the verifier (issue 23). */
+	/** With an ECDSA @ref sig_alg_id: @ref signature split into r and s, or why not. */
+	struct vouch_ecdsa_sig_values sig_rs;
 };
 
 /** A parsed SignedData message. */
