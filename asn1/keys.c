@@ -375,3 +375,73 @@ int vouch_asn1_ecdsa_sig_read(struct vouch_span *r, struct vouch_span *s,
 		rc = vouch_der_span_uint(root, f[1], s);
 	return rc;
 }
+
+void vouch_asn1_ecdsa_sig_values_read(struct vouch_ecdsa_sig_values *out, const uint8_t *root,
+				      struct vouch_span span)
+{
+	int rc = span.len ? vouch_asn1_ecdsa_sig_read(&out->r, &out->s, root, span) : -EBADMSG;
+
+	if (rc) {
+		memset(out, 0, sizeof(*out));
+		out->status = rc;
+		return;
+	}
+	out->status = 0;
+}
+
+void vouch_asn1_sig_value_read(struct vouch_ecdsa_sig_values *out,
+			       const struct vouch_sig_alg_id *sig_alg, const uint8_t *root,
+			       struct vouch_span span)
+{
+	if (sig_alg->status == 0 && sig_alg->scheme == VOUCH_SIG_ECDSA) {
+		vouch_asn1_ecdsa_sig_values_read(out, root, span);
+		return;
+	}
+	memset(out, 0, sizeof(*out));
+	out->status = -EBADMSG;
+}
+
+/* RFC 5480 §2.1.1.1: secp256r1 1.2.840.10045.3.1.7, secp384r1 1.3.132.0.34. */
+static const uint8_t oid_p256[] = { 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07 };
+static const uint8_t oid_p384[] = { 0x2b, 0x81, 0x04, 0x00, 0x22 };
+
+static int curve_id(const uint8_t *root, struct vouch_span oid)
+{
+	if (vouch_der_span_eq(root, oid, oid_p256, sizeof(oid_p256)))
+		return VOUCH_CURVE_P256;
+	if (vouch_der_span_eq(root, oid, oid_p384, sizeof(oid_p384)))
+		return VOUCH_CURVE_P384;
+	return VOUCH_CURVE_UNKNOWN;
+}
+
+void vouch_asn1_spki_values_read(struct vouch_spki_values *out, const uint8_t *root,
+				 struct vouch_span span)
+{
+	struct vouch_asn1_spki k;
+	int rc = vouch_asn1_spki_read(&k, root, span);
+
+	memset(out, 0, sizeof(*out));
+	if (rc == 0 && k.type == VOUCH_ASN1_KEY_EC) {
+		out->curve = curve_id(root, k.curve);
+		if (out->curve == VOUCH_CURVE_UNKNOWN)
+			rc = -ENOPKG;
+	}
+	if (rc) {
+		memset(out, 0, sizeof(*out));
+		out->status = rc;
+		return;
+	}
+	out->type = k.type == VOUCH_ASN1_KEY_EC ? VOUCH_KEY_EC
+		    : k.type == VOUCH_ASN1_KEY_RSA_PSS ? VOUCH_KEY_RSA_PSS : VOUCH_KEY_RSA;
+	out->n = k.n;
+	out->e = k.e;
+	out->point = k.point;
+	/* An unknown PSS hash stays VOUCH_HASH_ID_UNKNOWN: the loader refuses
+	 * it (-ENOPKG) after checking n and e, in the order it always had. */
+	if (k.pss_restricted) {
+		out->pss_restricted = 1;
+		out->pss_hash = pss_hash(root, k.pss.hash);
+		out->pss_mgf1_hash = pss_hash(root, k.pss.mgf_hash);
+		out->pss_salt_len = k.pss.salt_len;
+	}
+}

@@ -62,6 +62,16 @@ struct vouch_asn1_spki {
 int vouch_asn1_spki_read(struct vouch_asn1_spki *out, const uint8_t *root,
 			 struct vouch_span span);
 
+/*
+ * Read a SubjectPublicKeyInfo into values (vouch/alg.h) for the verifier:
+ * the key's type, n and e, the curve as an enum vouch_curve_id and the
+ * point, an id-RSASSA-PSS key's restriction as hash ids; or why not in
+ * out->status: the error of vouch_asn1_spki_read(), or -ENOPKG for a
+ * named curve other than P-256 and P-384.
+ */
+void vouch_asn1_spki_values_read(struct vouch_spki_values *out, const uint8_t *root,
+				 struct vouch_span span);
+
 /* Read an RSAPublicKey: the magnitudes of n and e. */
 int vouch_asn1_rsa_pubkey_read(struct vouch_span *n, struct vouch_span *e,
 			       const uint8_t *root, struct vouch_span span);
@@ -88,6 +98,22 @@ int vouch_asn1_hash_algid_read(struct vouch_span *oid, const uint8_t *root,
 /* Read an ECDSA-Sig-Value (RFC 3279 §2.2.3): the magnitudes of r and s. */
 int vouch_asn1_ecdsa_sig_read(struct vouch_span *r, struct vouch_span *s,
 			      const uint8_t *root, struct vouch_span span);
+
+/*
+ * Read an ECDSA-Sig-Value into values (vouch/alg.h): r and s, or why not
+ * in out->status (-EBADMSG, also for an empty span).
+ */
+void vouch_asn1_ecdsa_sig_values_read(struct vouch_ecdsa_sig_values *out, const uint8_t *root,
+				      struct vouch_span span);
+
+/*
+ * Read a signature value into out when sig_alg says ECDSA (DER
+ * ECDSA-Sig-Value); for any other algorithm out->status is -EBADMSG and
+ * nothing is read. For the parsers of certificates and SignerInfos.
+ */
+void vouch_asn1_sig_value_read(struct vouch_ecdsa_sig_values *out,
+			       const struct vouch_sig_alg_id *sig_alg, const uint8_t *root,
+			       struct vouch_span span);
 
 /* The enum vouch_hash_id of a hash OID's content (VOUCH_HASH_ID_UNKNOWN if none). */
 int vouch_asn1_hash_id(const uint8_t *root, struct vouch_span oid);

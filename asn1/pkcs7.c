@@ -395,6 +395,8 @@ static int read_signer(struct ctx *c, struct vouch_span whole, struct vouch_pkcs
 		rc = (c->root[f[5].off] & 0xdf) == 0x04 ? vouch_der_check(c->root, f[5]) : -EBADMSG;
 	if (rc == 0)
 		rc = vouch_der_span_content(c->root, f[5], &s->signature);
+	if (rc == 0)
+		vouch_asn1_sig_value_read(&s->sig_rs, &s->sig_alg_id, c->root, s->signature);
 	if (rc || f[6].len == 0)
 		return rc;
 	rc = read_unsigned_attrs(c, f[6], s->attr_count);
@@ -729,6 +731,14 @@ const struct vouch_sig_alg_id *vouch_pkcs7_signer_sig_alg(const struct vouch_pkc
 const uint8_t *vouch_pkcs7_signer_signature(const struct vouch_pkcs7_signer *s, size_t *len)
 {
 	return field(s->bytes, s->signature, len);
+}
+
+/* see vouch/pkcs7.h */
+const struct vouch_ecdsa_sig_values *vouch_pkcs7_signer_sig_rs(const struct vouch_pkcs7_signer *s,
+							       const uint8_t **root)
+{
+	*root = s->bytes;
+	return &s->sig_rs;
 }
 
 /* see vouch/pkcs7.h */

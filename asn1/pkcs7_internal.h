@@ -42,6 +42,8 @@ struct vouch_pkcs7_signer {
 	struct vouch_span signature;    /**< the signature value's octets */
 	int has_unsigned_attrs;         /**< unsignedAttrs present (none of the
 					      three signed-only types in it) */
+	/** With an ECDSA @ref sig_alg_id: @ref signature split into r and s, or why not. */
+	struct vouch_ecdsa_sig_values sig_rs;
 };
 
 /** A parsed SignedData message. */

@@ -464,12 +464,19 @@ static int read_version_and_serial(const uint8_t *root, const struct cert_layout
 static int read_signature(const uint8_t *root, const struct cert_layout *l,
 			  struct vouch_x509_cert *cert)
 {
+	int rc;
+
 	cert->sig_alg = l->sig_alg;
 	if (!vouch_der_span_eq(root, l->signature, root + l->sig_alg.off, l->sig_alg.len))
 		return -EBADMSG;
 	/* What it names is the verifier's to judge: a status, not a refusal. */
 	vouch_asn1_sig_alg_read(&cert->sig_alg_id, root, l->sig_alg, VOUCH_HASH_ID_UNKNOWN);
-	return vouch_der_span_bits(root, l->sig_value, &cert->sig);
+	rc = vouch_der_span_bits(root, l->sig_value, &cert->sig);
+	/* An ECDSA value becomes r and s; a malformed one is the verifier's
+	 * to report, where it checks the signature. */
+	if (rc == 0)
+		vouch_asn1_sig_value_read(&cert->sig_rs, &cert->sig_alg_id, root, cert->sig);
+	return rc;
 }
 
 /* Fields of later versions: unique IDs need v2, extensions v3 (§4.1.2.8-9). */
@@ -499,13 +506,10 @@ static int read_validity(const uint8_t *root, struct vouch_span validity,
 
 static int read_key(const uint8_t *root, struct vouch_span spki, struct vouch_x509_cert *cert)
 {
-	struct vouch_asn1_spki key;
-	int rc;
-
 	cert->spki = spki;
+	vouch_asn1_spki_values_read(&cert->key, root, spki);
 	/* A key vouch cannot use still leaves a certificate to list. */
-	rc = vouch_asn1_spki_read(&key, root, cert->spki);
-	return rc == -ENOPKG ? 0 : rc;
+	return cert->key.status == -ENOPKG ? 0 : cert->key.status;
 }
 
 int vouch_x509_read_fields(struct vouch_x509_cert *cert, const uint8_t *root,
@@ -714,6 +718,22 @@ const struct vouch_x509_name *vouch_x509_issuer_name(const struct vouch_x509_cer
 const struct vouch_x509_name *vouch_x509_subject_name(const struct vouch_x509_cert *cert)
 {
 	return &cert->subject;
+}
+
+/* see vouch/x509.h */
+const struct vouch_spki_values *vouch_x509_key_values(const struct vouch_x509_cert *cert,
+						      const uint8_t **root)
+{
+	*root = cert->bytes;
+	return &cert->key;
+}
+
+/* see vouch/x509.h */
+const struct vouch_ecdsa_sig_values *vouch_x509_sig_rs(const struct vouch_x509_cert *cert,
+						       const uint8_t **root)
+{
+	*root = cert->bytes;
+	return &cert->sig_rs;
 }
 
 /* see vouch/x509.h */

@@ -59,6 +59,16 @@ struct vouch_x509_cert {
 	struct vouch_span akid_issuer;  /**< authorityCertIssuer (whole element), or len 0 */
 	struct vouch_span akid_serial;  /**< authorityCertSerialNumber's content, or len 0 */
 	unsigned unknown_critical;      /**< critical extensions vouch does not read */
+
+	/* The key and the signature value as values, for the verifier. */
+	/**
+	 * What @ref spki holds, spans into @ref bytes. Its status is 0 or
+	 * -ENOPKG (a key vouch cannot use still leaves a certificate to
+	 * list); a malformed key refuses the certificate.
+	 */
+	struct vouch_spki_values key;
+	/** With an ECDSA @ref sig_alg_id: @ref sig split into r and s, or why not. */
+	struct vouch_ecdsa_sig_values sig_rs;
 };
 
 /*

@@ -44,6 +44,7 @@ MAY_USE = {
     'verify': {'verify', 'primitives', 'base', 'asn1-public'},
     'front': {'front', 'verify', 'asn1', 'primitives', 'base'},
     'fw': {'fw', 'verify', 'primitives', 'base', 'asn1-public'},
+    'front': {'front', 'verify', 'asn1', 'primitives', 'base'},
     'tools': {'public'},
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+([<"])([^>"]+)[>"]', re.M)

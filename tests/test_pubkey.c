@@ -6,16 +6,24 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
+#include <vouch/keyring.h>
+#include <vouch/pkcs7.h>
 #include <vouch/pubkey.h>
+#include <vouch/verify.h>
+#include <vouch/x509.h>
 
 #include "harness.h"
+#include "pkcs7_internal.h"   /* the parsed values, read in place */
+#include "pubkey_internal.h"
 
 /* A fixture of tests/data/keys. */
 static uint8_t *fixture(const char *name, size_t *len)
@@ -296,6 +304,173 @@ static void test_ecdsa_sig_encoding(void **state)
 	free(sig);
 }
 
+/* A certificate of tests/data/cms (PEM), parsed; NULL on failure. */
+static struct vouch_x509_cert *cms_cert(const char *name)
+{
+	char path[256];
+	size_t len, pos = 0;
+	uint8_t *pem;
+	struct vouch_x509_cert *cert;
+
+	snprintf(path, sizeof(path), "cms/%s", name);
+	pem = vt_read_file(vt_data(path), &len);
+	assert_vouch_ok(vouch_x509_parse_pem(&cert, (const char *)pem, len, &pos));
+	free(pem);
+	return cert;
+}
+
+static bool span_inside(struct vouch_span inner, struct vouch_span outer)
+{
+	return inner.off >= outer.off && inner.off + inner.len <= outer.off + outer.len;
+}
+
+/* The parser hands the key and an ECDSA signature over as values (issue 23). */
+static void test_cert_values(void **state)
+{
+	struct vouch_x509_cert *ec = cms_cert("p256.pem"), *rsa = cms_cert("rsa2048.pem");
+	struct vouch_x509_cert *pss = cms_cert("leaf2pss.pem");
+	struct vouch_pubkey from_values, from_der;
+	const uint8_t *b;
+
+	(void)state;
+	/* P-256: the curve by id, the point as the BIT STRING's end. */
+	assert_int_equal(ec->key.status, 0);
+	assert_int_equal(ec->key.type, VOUCH_KEY_EC);
+	assert_int_equal(ec->key.curve, VOUCH_CURVE_P256);
+	assert_int_equal(ec->key.point.len, 65);
+	assert_int_equal(ec->bytes[ec->key.point.off], 0x04);
+	assert_int_equal(ec->key.point.off + ec->key.point.len, ec->spki.off + ec->spki.len);
+	assert_int_equal(ec->key.n.len + ec->key.e.len, 0);
+	/* The same key as from the SPKI's DER. */
+	assert_vouch_ok(vouch_pubkey_load_values(&from_values, ec->bytes, &ec->key, 0));
+	assert_vouch_ok(vouch_pubkey_load_spki(&from_der, ec->bytes + ec->spki.off, ec->spki.len, 0));
+	assert_int_equal(vouch_pubkey_type(&from_values), VOUCH_PUBKEY_EC);
+	assert_memory_equal(&from_values.u.ec, &from_der.u.ec, sizeof(from_der.u.ec));
+
+	/* ecdsa-with-SHA384: r and s inside the signature value, at most 48 bytes. */
+	assert_int_equal(ec->sig_alg_id.scheme, VOUCH_SIG_ECDSA);
+	assert_int_equal(ec->sig_rs.status, 0);
+	assert_true(ec->sig_rs.r.len >= 1 && ec->sig_rs.r.len <= 48);
+	assert_true(ec->sig_rs.s.len >= 1 && ec->sig_rs.s.len <= 48);
+	assert_true(span_inside(ec->sig_rs.r, ec->sig) && span_inside(ec->sig_rs.s, ec->sig));
+	assert_true(ec->sig_rs.r.off + ec->sig_rs.r.len <= ec->sig_rs.s.off);
+
+	/* RSA: n of 2048 bits, e = 65537 ending the SPKI. */
+	b = rsa->bytes;
+	assert_int_equal(rsa->key.status, 0);
+	assert_int_equal(rsa->key.type, VOUCH_KEY_RSA);
+	assert_int_equal(rsa->key.n.len, 256);
+	assert_true(b[rsa->key.n.off] & 0x80);
+	assert_int_equal(rsa->key.e.len, 3);
+	assert_memory_equal(b + rsa->key.e.off, "\x01\x00\x01", 3);
+	assert_int_equal(rsa->key.e.off + rsa->key.e.len, rsa->spki.off + rsa->spki.len);
+	assert_int_equal(rsa->key.pss_restricted, 0);
+	assert_vouch_ok(vouch_pubkey_load_values(&from_values, rsa->bytes, &rsa->key, 0));
+	assert_int_equal(vouch_pubkey_bits(&from_values), 2048);
+
+	/* An RSASSA-PSS signature is no ECDSA value: nothing read. */
+	assert_int_equal(pss->sig_alg_id.scheme, VOUCH_SIG_RSA_PSS);
+	assert_int_equal(pss->sig_rs.status, -EBADMSG);
+	assert_int_equal(pss->sig_rs.r.len + pss->sig_rs.s.len, 0);
+
+	/* Values that hold no key are refused, not loaded. */
+	{
+		struct vouch_spki_values none = { 0 };
+
+		assert_vouch_err(vouch_pubkey_load_values(&from_values, rsa->bytes, &none, 0), -EINVAL);
+		assert_vouch_err(vouch_pubkey_load_values(&from_values, rsa->bytes, NULL, 0), -EINVAL);
+		assert_int_equal(from_values.type, 0);
+	}
+	vouch_x509_free(ec);
+	vouch_x509_free(rsa);
+	vouch_x509_free(pss);
+}
+
+/* Patch the first occurrence of oid (content octets) inside span: last byte + 1. */
+static void bump_oid(uint8_t *der, struct vouch_span span, const uint8_t *oid, size_t len)
+{
+	for (size_t i = span.off; i + len <= span.off + span.len; i++) {
+		if (!memcmp(der + i, oid, len)) {
+			der[i + len - 1]++;
+			return;
+		}
+	}
+	fail_msg("OID not found");
+}
+
+/* A key vouch cannot use: the certificate parses, the status says why (-ENOPKG). */
+static void test_cert_key_unknown(void **state)
+{
+	static const uint8_t ec_public_key[] = { 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01 };
+	static const uint8_t p256[] = { 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07 };
+	const uint8_t *const oids[] = { ec_public_key, p256 };
+	const size_t lens[] = { sizeof(ec_public_key), sizeof(p256) };
+	struct vouch_x509_cert *orig = cms_cert("p256.pem");
+
+	(void)state;
+	for (size_t k = 0; k < 2; k++) {
+		uint8_t *der = malloc(orig->raw.len);
+		struct vouch_x509_cert *cert;
+		struct vouch_keyring *kr;
+		struct vouch_pubkey key;
+
+		assert_non_null(der);
+		memcpy(der, orig->bytes + orig->raw.off, orig->raw.len);
+		bump_oid(der, orig->spki, oids[k], lens[k]);
+		assert_vouch_ok(vouch_x509_parse(&cert, der, orig->raw.len));
+		assert_int_equal(cert->key.status, -ENOPKG);
+		assert_int_equal(cert->key.type, 0);
+		assert_int_equal(cert->key.point.len, 0);
+		assert_vouch_err(vouch_pubkey_load_values(&key, cert->bytes, &cert->key, 0), -ENOPKG);
+		assert_vouch_err(vouch_pubkey_load_spki(&key, der + cert->spki.off, cert->spki.len, 0),
+				 -ENOPKG);
+		/* The keyring refuses it as before. */
+		assert_vouch_ok(vouch_keyring_new(&kr));
+		assert_vouch_err(vouch_keyring_add_der(kr, der, orig->raw.len), -ENOPKG);
+		vouch_keyring_free(kr);
+		vouch_x509_free(cert);
+		free(der);
+	}
+	vouch_x509_free(orig);
+}
+
+/*
+ * A SignerInfo's ECDSA value is split at parse time; a malformed one still
+ * parses and is the verifier's -EBADMSG where it checks the signature.
+ */
+static void test_signer_ecdsa_values(void **state)
+{
+	size_t len, content_len;
+	uint8_t *buf = vt_read_file(vt_data("cms/noattr-p256.der"), &len);
+	uint8_t *content = vt_read_file(vt_data("cms/content.bin"), &content_len);
+	struct vouch_keyring *kr;
+	struct vouch_pkcs7 *msg;
+	const struct vouch_pkcs7_signer *s;
+
+	(void)state;
+	assert_vouch_ok(vouch_keyring_new(&kr));
+	assert_vouch_ok(vouch_keyring_add_file(kr, vt_data("cms/root.pem")));
+	assert_vouch_ok(vouch_pkcs7_parse(&msg, buf, len, NULL));
+	s = &msg->signers[0];
+	assert_int_equal(s->sig_alg_id.scheme, VOUCH_SIG_ECDSA);
+	assert_int_equal(s->sig_rs.status, 0);
+	assert_true(span_inside(s->sig_rs.r, s->signature) && span_inside(s->sig_rs.s, s->signature));
+	assert_true(s->sig_rs.r.len >= 1 && s->sig_rs.r.len <= 32);
+	assert_vouch_ok(vouch_pkcs7_verify(msg, content, content_len, kr, NULL, NULL));
+
+	/* The value's SEQUENCE tagged SET: the message parses, the signature is malformed. */
+	buf[s->signature.off] = 0x31;
+	vouch_pkcs7_free(msg);
+	assert_vouch_ok(vouch_pkcs7_parse(&msg, buf, len, NULL));
+	assert_int_equal(msg->signers[0].sig_rs.status, -EBADMSG);
+	assert_int_equal(msg->signers[0].sig_rs.r.len + msg->signers[0].sig_rs.s.len, 0);
+	assert_vouch_err(vouch_pkcs7_verify(msg, content, content_len, kr, NULL, NULL), -EBADMSG);
+	vouch_pkcs7_free(msg);
+	vouch_keyring_free(kr);
+	free(buf);
+	free(content);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -307,6 +482,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_scheme_mismatch),
 		cmocka_unit_test(test_verify_arguments),
 		cmocka_unit_test(test_ecdsa_sig_encoding),
+		cmocka_unit_test(test_cert_values),
+		cmocka_unit_test(test_cert_key_unknown),
+		cmocka_unit_test(test_signer_ecdsa_values),
 	};
 
 	return vt_main(argc, argv, "pubkey", tests, sizeof(tests) / sizeof(tests[0]));

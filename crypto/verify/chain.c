@@ -134,10 +134,10 @@ int vouch_chain_cert_key(struct vouch_verify_run *r, const struct vouch_x509_cer
 	} else if (r->over_budget) {
 		rc = -EBADMSG;
 	} else {
-		size_t len;
-		const uint8_t *spki = vouch_x509_spki(c, &len);
+		const uint8_t *root;
+		const struct vouch_spki_values *values = vouch_x509_key_values(c, &root);
 
-		rc = vouch_pubkey_load_spki(key, spki, len, flags);
+		rc = vouch_pubkey_load_values(key, root, values, flags);
 		/* Charged once done: at most one load past the budget. */
 		if (rc == 0)
 			rc = charge(r, vouch_pubkey_load_work(key));
@@ -152,7 +152,8 @@ int vouch_chain_cert_key(struct vouch_verify_run *r, const struct vouch_x509_cer
 /* see chain.h */
 int vouch_chain_check_signature(struct vouch_verify_run *r, const struct vouch_pubkey *key,
 				const struct vouch_sig_alg *alg, const uint8_t *digest,
-				const uint8_t *sig, size_t sig_len)
+				const uint8_t *sig, size_t sig_len,
+				const uint8_t *root, const struct vouch_ecdsa_sig_values *rs)
 {
 	if (++r->signatures > r->max_signatures) {
 		r->over_budget = true;
@@ -160,7 +161,8 @@ int vouch_chain_check_signature(struct vouch_verify_run *r, const struct vouch_p
 	}
 	if (charge(r, vouch_pubkey_verify_work(key)))
 		return -EBADMSG;
-	return vouch_pubkey_verify_digest(key, alg, digest, alg->hash->digest_len, sig, sig_len);
+	return vouch_pubkey_verify_values(key, alg, digest, alg->hash->digest_len, sig, sig_len,
+					  root, rs);
 }
 
 /* A child certificate's signature algorithm and the digest of its TBS. */
@@ -196,8 +198,11 @@ static int link_verifies(struct vouch_verify_run *r, const struct vouch_x509_cer
 		rc = vouch_chain_cert_key(r, parent, &key);
 	if (rc)
 		return rc;
+	const uint8_t *root;
+	const struct vouch_ecdsa_sig_values *rs = vouch_x509_sig_rs(child, &root);
+
 	b = vouch_x509_signature(child, &len);
-	return vouch_chain_check_signature(r, &key, &d->alg, d->digest, b, len);
+	return vouch_chain_check_signature(r, &key, &d->alg, d->digest, b, len, root, rs);
 }
 
 /*

@@ -73,7 +73,7 @@ const struct vouch_x509_cert *vouch_chain_trusted_copy(const struct vouch_verify
 
 /*
  * Load c's key into key (the keyring's is loaded already), charging the
- * load against the budget. Errors, as vouch_pubkey_load_spki(): -EBADMSG
+ * load against the budget. Errors, as vouch_pubkey_load_values(): -EBADMSG
  * (malformed key, or the budget exceeded), -ENOPKG (not implemented, or
  * RSA below 2048 bits without VOUCH_VERIFY_ALLOW_LEGACY).
  */
@@ -83,11 +83,12 @@ int vouch_chain_cert_key(struct vouch_verify_run *r, const struct vouch_x509_cer
 /*
  * Verify one signature over digest, counting it against max_signatures
  * and the budget first (-EBADMSG past either); then as
- * vouch_pubkey_verify_digest().
+ * vouch_pubkey_verify_values() (rs: an ECDSA value's r and s, into root).
  */
 int vouch_chain_check_signature(struct vouch_verify_run *r, const struct vouch_pubkey *key,
 				const struct vouch_sig_alg *alg, const uint8_t *digest,
-				const uint8_t *sig, size_t sig_len);
+				const uint8_t *sig, size_t sig_len,
+				const uint8_t *root, const struct vouch_ecdsa_sig_values *rs);
 
 /*
  * Build the chain from out->cert to a keyring entry: 0 with out->chain,

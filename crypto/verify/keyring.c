@@ -13,6 +13,7 @@
 #include <vouch/keyring.h>
 
 #include "keyring_internal.h"
+#include "pubkey_internal.h"
 
 /* The largest certificate file read (a bundle of many PEM certificates). */
 #define MAX_FILE (4u << 20)
@@ -42,8 +43,8 @@ void vouch_keyring_free(struct vouch_keyring *kr)
 static int take(struct vouch_keyring *kr, struct vouch_x509_cert *cert)
 {
 	struct vouch_keyring_entry *e;
-	const uint8_t *spki;
-	size_t spki_len;
+	const struct vouch_spki_values *values;
+	const uint8_t *root;
 	int rc;
 
 	if (kr->count == kr->capacity) {
@@ -58,9 +59,8 @@ static int take(struct vouch_keyring *kr, struct vouch_x509_cert *cert)
 		kr->capacity = cap;
 	}
 	e = &kr->entries[kr->count];
-	spki = vouch_x509_spki(cert, &spki_len);
-	rc = vouch_pubkey_load_spki(&e->key, spki, spki_len,
-				    VOUCH_PUBKEY_ALLOW_LEGACY);
+	values = vouch_x509_key_values(cert, &root);
+	rc = vouch_pubkey_load_values(&e->key, root, values, VOUCH_PUBKEY_ALLOW_LEGACY);
 	if (rc) {
 		vouch_x509_free(cert);
 		return rc;

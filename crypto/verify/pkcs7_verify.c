@@ -194,6 +194,8 @@ static int verify_signer(struct vouch_verify_run *r, const struct vouch_pkcs7_si
 	struct vouch_pubkey key;
 	const uint8_t *sig;
 	size_t sig_len;
+	const struct vouch_ecdsa_sig_values *sig_rs;
+	const uint8_t *sig_root;
 	int64_t signing_time;
 	unsigned times;
 	int rc;
@@ -235,7 +237,8 @@ static int verify_signer(struct vouch_verify_run *r, const struct vouch_pkcs7_si
 		memcpy(signed_digest, digest, out->digest_alg->digest_len);
 	}
 	sig = vouch_pkcs7_signer_signature(s, &sig_len);
-	rc = vouch_chain_check_signature(r, &key, &alg, signed_digest, sig, sig_len);
+	sig_rs = vouch_pkcs7_signer_sig_rs(s, &sig_root);
+	rc = vouch_chain_check_signature(r, &key, &alg, signed_digest, sig, sig_len, sig_root, sig_rs);
 	if (rc)
 		return decide(out, rc, limit_or(r, rc, "signature does not verify"));
 	times = vouch_pkcs7_signer_signing_time(s, &signing_time);

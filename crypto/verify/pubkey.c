@@ -1,95 +1,90 @@
 /*
- * Public keys from SubjectPublicKeyInfo and signature verification by
- * algorithm (see vouch/pubkey.h): the ASN.1 layer reads, crypto/pk checks
- * and verifies, this file matches one to the other.
+ * Public keys and signature verification by algorithm (see vouch/pubkey.h),
+ * from the values the parsers read (vouch/alg.h): crypto/pk checks and
+ * verifies, this file matches one to the other. It reads no DER: the DER
+ * and PEM entry points are crypto/front's (pubkey_der.c).
  */
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include <vouch/mem.h>
 #include <vouch/pubkey.h>
 
-#include "keys.h"
-#include "pem.h"
 #include "pubkey_internal.h"
 
-static int load_rsa(struct vouch_pubkey *key, const uint8_t *der,
-		    const struct vouch_asn1_spki *spki, unsigned int flags)
+static int load_rsa(struct vouch_pubkey *key, const uint8_t *root,
+		    const struct vouch_spki_values *v, unsigned int flags)
 {
-	int rc = vouch_rsa_key_load(&key->u.rsa, der + spki->n.off, spki->n.len,
-				    der + spki->e.off, spki->e.len, flags);
+	int rc = vouch_rsa_key_load(&key->u.rsa, root + v->n.off, v->n.len,
+				    root + v->e.off, v->e.len, flags);
 
 	if (rc)
 		return rc;
-	if (spki->pss_restricted) {
+	if (v->pss_restricted) {
+		const struct vouch_sig_alg_id id = {
+			.scheme = VOUCH_SIG_RSA_PSS, .hash = v->pss_hash,
+			.mgf1_hash = v->pss_mgf1_hash, .salt_len = v->pss_salt_len,
+		};
 		struct vouch_sig_alg pss;
 
-		rc = vouch_pss_alg_from_params(&pss, der, &spki->pss);
+		rc = vouch_sig_alg_from_id(&pss, &id);      /* -ENOPKG: a hash not implemented */
 		if (rc)
 			return rc;
 		key->pss_hash = pss.hash;
 		key->pss_mgf1_hash = pss.mgf1_hash;
 		key->pss_min_salt = pss.salt_len;
 	}
-	key->type = spki->type == VOUCH_ASN1_KEY_RSA_PSS ? VOUCH_PUBKEY_RSA_PSS : VOUCH_PUBKEY_RSA;
+	key->type = v->type == VOUCH_KEY_RSA_PSS ? VOUCH_PUBKEY_RSA_PSS : VOUCH_PUBKEY_RSA;
 	return 0;
 }
 
-static int load_ec(struct vouch_pubkey *key, const uint8_t *der,
-		   const struct vouch_asn1_spki *spki)
+static int load_ec(struct vouch_pubkey *key, const uint8_t *root,
+		   const struct vouch_spki_values *v)
 {
-	int curve = vouch_ecdsa_curve_by_oid(der + spki->curve.off, spki->curve.len);
-	int rc;
+	int curve, rc;
 
-	if (curve < 0)
+	switch (v->curve) {
+	case VOUCH_CURVE_P256:
+		curve = VOUCH_EC_P256;
+		break;
+	case VOUCH_CURVE_P384:
+		curve = VOUCH_EC_P384;
+		break;
+	default:
 		return -ENOPKG;
-	rc = vouch_ecdsa_key_load(&key->u.ec, curve, der + spki->point.off, spki->point.len);
+	}
+	rc = vouch_ecdsa_key_load(&key->u.ec, curve, root + v->point.off, v->point.len);
 	if (rc)
 		return rc;
 	key->type = VOUCH_PUBKEY_EC;
 	return 0;
 }
 
-/* see vouch/pubkey.h */
-int vouch_pubkey_load_spki(struct vouch_pubkey *key, const uint8_t *der, size_t len,
-			   unsigned int flags)
+int vouch_pubkey_load_values(struct vouch_pubkey *key, const uint8_t *root,
+			     const struct vouch_spki_values *v, unsigned int flags)
 {
-	struct vouch_asn1_spki spki;
 	int rc;
 
 	if (!key)
 		return -EINVAL;
 	memset(key, 0, sizeof(*key));
-	if (!der || (flags & ~VOUCH_PUBKEY_ALLOW_LEGACY))
+	if (!root || !v || (flags & ~VOUCH_PUBKEY_ALLOW_LEGACY))
 		return -EINVAL;
-	rc = vouch_asn1_spki_read(&spki, der, (struct vouch_span){ 0, len });
-	if (rc == 0)
-		rc = spki.type == VOUCH_ASN1_KEY_EC ? load_ec(key, der, &spki)
-						    : load_rsa(key, der, &spki, flags);
+	if (v->status)
+		return v->status;
+	switch (v->type) {
+	case VOUCH_KEY_RSA:
+	case VOUCH_KEY_RSA_PSS:
+		rc = load_rsa(key, root, v, flags);
+		break;
+	case VOUCH_KEY_EC:
+		rc = load_ec(key, root, v);
+		break;
+	default:
+		rc = -EINVAL;           /* no key was read into v */
+		break;
+	}
 	if (rc)
 		memset(key, 0, sizeof(*key));
-	return rc;
-}
-
-/* see vouch/pubkey.h */
-int vouch_pubkey_load_pem(struct vouch_pubkey *key, const char *pem, size_t len,
-			  unsigned int flags)
-{
-	uint8_t *der;
-	size_t der_len, pos = 0;
-	int rc;
-
-	if (!key)
-		return -EINVAL;
-	memset(key, 0, sizeof(*key));
-	if (!pem)
-		return -EINVAL;
-	rc = vouch_pem_next(pem, len, "PUBLIC KEY", &pos, &der, &der_len);
-	if (rc)
-		return rc == -ENOENT ? -EBADMSG : rc;
-	rc = vouch_pubkey_load_spki(key, der, der_len, flags);
-	free(der);
 	return rc;
 }
 
@@ -153,18 +148,16 @@ static int check_suits(const struct vouch_pubkey *key, const struct vouch_sig_al
 }
 
 static int verify_ecdsa(const struct vouch_pubkey *key, const uint8_t *digest, size_t digest_len,
-			const uint8_t *sig, size_t sig_len)
+			const uint8_t *root, const struct vouch_ecdsa_sig_values *rs)
 {
-	struct vouch_span r, s;
-	int rc;
-
-	if (sig_len == 0)
-		return -EBADMSG;
-	rc = vouch_asn1_ecdsa_sig_read(&r, &s, sig, (struct vouch_span){ 0, sig_len });
-	if (rc)
-		return rc;
-	return vouch_ecdsa_verify_digest(&key->u.ec, digest, digest_len, sig + r.off, r.len,
-					 sig + s.off, s.len);
+	if (!rs)
+		return -EINVAL;
+	if (rs->status)
+		return rs->status;      /* not a DER ECDSA-Sig-Value */
+	if (!root)
+		return -EINVAL;
+	return vouch_ecdsa_verify_digest(&key->u.ec, digest, digest_len, root + rs->r.off,
+					 rs->r.len, root + rs->s.off, rs->s.len);
 }
 
 /* IEEE P1363: r || s, each exactly the curve's length. */
@@ -179,10 +172,10 @@ static int verify_ecdsa_p1363(const struct vouch_pubkey *key, const uint8_t *dig
 					 sig + half, half);
 }
 
-/* see vouch/pubkey.h */
-int vouch_pubkey_verify_digest(const struct vouch_pubkey *key, const struct vouch_sig_alg *alg,
+int vouch_pubkey_verify_values(const struct vouch_pubkey *key, const struct vouch_sig_alg *alg,
 			       const uint8_t *digest, size_t digest_len,
-			       const uint8_t *sig, size_t sig_len)
+			       const uint8_t *sig, size_t sig_len,
+			       const uint8_t *rs_root, const struct vouch_ecdsa_sig_values *rs)
 {
 	int rc;
 
@@ -206,26 +199,8 @@ int vouch_pubkey_verify_digest(const struct vouch_pubkey *key, const struct vouc
 	case VOUCH_SIG_ECDSA_P1363:
 		return verify_ecdsa_p1363(key, digest, digest_len, sig, sig_len);
 	default:
-		return verify_ecdsa(key, digest, digest_len, sig, sig_len);
+		return verify_ecdsa(key, digest, digest_len, rs_root, rs);
 	}
-}
-
-/* see vouch/pubkey.h */
-int vouch_pubkey_verify(const struct vouch_pubkey *key, const struct vouch_sig_alg *alg,
-			const void *msg, size_t msg_len, const uint8_t *sig, size_t sig_len)
-{
-	uint8_t digest[VOUCH_HASH_MAX_LEN];
-	int rc;
-
-	if (!msg && msg_len)
-		return -EINVAL;
-	rc = check_alg(alg);
-	if (rc)
-		return rc;
-	vouch_hash(alg->hash, msg, msg_len, digest);
-	rc = vouch_pubkey_verify_digest(key, alg, digest, alg->hash->digest_len, sig, sig_len);
-	vouch_wipe(digest, sizeof(digest));
-	return rc;
 }
 
 /*

@@ -1,20 +1,41 @@
 /*
- * Shared by pubkey.c and sigalg.c: RSASSA-PSS-params, which both a
- * signature algorithm and an id-RSASSA-PSS key carry (RFC 4055 §3.1).
+ * Public keys and signatures from the values the parsers read (vouch/alg.h),
+ * for the verifier and for crypto/front's DER entry points; and the work of
+ * each for the verification budget.
  */
 #ifndef VOUCH_VERIFY_PUBKEY_INTERNAL_H
 #define VOUCH_VERIFY_PUBKEY_INTERNAL_H
 
+#include <vouch/alg.h>
 #include <vouch/pubkey.h>
 
-#include "keys.h"
+/*
+ * Load key from a SubjectPublicKeyInfo's values v, whose spans index root
+ * (a certificate's bytes, or a DER SPKI), as vouch_pubkey_load_spki()
+ * loads its DER. key is cleared on failure.
+ *
+ * Returns, in descending priority: -EINVAL if key, root or v is NULL,
+ * flags has an unknown bit or v holds no key; v->status if not 0
+ * (-EBADMSG, -ENOPKG); the errors of vouch_rsa_key_load() and
+ * vouch_ecdsa_key_load() (-EBADMSG: the key fails its checks; -ENOPKG: an
+ * RSA size outside the limits); -ENOPKG for an id-RSASSA-PSS key whose
+ * hash or MGF1 hash vouch does not implement; otherwise 0.
+ */
+int vouch_pubkey_load_values(struct vouch_pubkey *key, const uint8_t *root,
+			     const struct vouch_spki_values *v, unsigned int flags);
 
 /*
- * Resolve RSASSA-PSS-params read from root into alg: scheme PSS, the
- * hash, MGF1's hash and the salt length. -ENOPKG for an unknown hash.
+ * vouch_pubkey_verify_digest() from values: sig and sig_len are the
+ * signature value for RSA and VOUCH_SIG_ECDSA_P1363; for VOUCH_SIG_ECDSA,
+ * rs is the DER ECDSA-Sig-Value the parsers split, spans into rs_root, and
+ * its status (-EBADMSG) is returned where vouch_pubkey_verify_digest()
+ * reports a malformed one. Returns as vouch_pubkey_verify_digest(), and
+ * -EINVAL for an ECDSA scheme with rs NULL.
  */
-int vouch_pss_alg_from_params(struct vouch_sig_alg *alg, const uint8_t *root,
-			      const struct vouch_asn1_pss_params *pss);
+int vouch_pubkey_verify_values(const struct vouch_pubkey *key, const struct vouch_sig_alg *alg,
+			       const uint8_t *digest, size_t digest_len,
+			       const uint8_t *sig, size_t sig_len,
+			       const uint8_t *rs_root, const struct vouch_ecdsa_sig_values *rs);
 
 /*
  * The work of a verification with key, and of loading it, for the budget

@@ -70,6 +70,67 @@ enum vouch_content_type {
 	VOUCH_CONTENT_DATA = 1,     /**< id-data, 1.2.840.113549.1.7.1 */
 };
 
+/** Public key types of a SubjectPublicKeyInfo (0: none read). */
+enum vouch_key_type {
+	VOUCH_KEY_RSA = 1,          /**< rsaEncryption (RFC 3279 §2.3.1) */
+	VOUCH_KEY_RSA_PSS = 2,      /**< id-RSASSA-PSS: the key may only verify PSS (RFC 4055) */
+	VOUCH_KEY_EC = 3,           /**< id-ecPublicKey with a named curve (RFC 5480) */
+};
+
+/** Named curves by identifier (RFC 5480 §2.1.1.1). */
+enum vouch_curve_id {
+	VOUCH_CURVE_UNKNOWN = 0,    /**< a curve vouch does not implement */
+	VOUCH_CURVE_P256 = 1,       /**< secp256r1, 1.2.840.10045.3.1.7 */
+	VOUCH_CURVE_P384 = 2,       /**< secp384r1, 1.3.132.0.34 */
+};
+
+/**
+ * A SubjectPublicKeyInfo as read (RFC 5280 §4.1.2.7): the key's raw values,
+ * as spans into the buffer it was read from (for a certificate, its
+ * @c bytes), for the verifier to load and check. @ref status says whether
+ * the rest may be used.
+ */
+struct vouch_spki_values {
+	/**
+	 * 0: a key of a known type, well formed; -EBADMSG: malformed (bad DER,
+	 * parameters the algorithm forbids, a negative or non-minimal
+	 * INTEGER); -ENOPKG: an algorithm, mask generation function or curve
+	 * form vouch does not implement (explicit curves, curves other than
+	 * P-256 and P-384). The other fields are 0 unless it is 0.
+	 */
+	int status;
+	int type;                   /**< enum vouch_key_type */
+	struct vouch_span n, e;     /**< RSA: modulus and exponent, without sign octets */
+	/**
+	 * id-RSASSA-PSS with parameters (RFC 4055 §3.1): 1, and the key's
+	 * hash, MGF1 hash (enum vouch_hash_id; VOUCH_HASH_ID_UNKNOWN for a
+	 * hash vouch does not implement, which makes the key unusable,
+	 * -ENOPKG when loaded) and minimum salt length, DEFAULTs applied.
+	 */
+	int pss_restricted;
+	int pss_hash;
+	int pss_mgf1_hash;
+	uint32_t pss_salt_len;
+	int curve;                  /**< EC: enum vouch_curve_id (never UNKNOWN when status is 0) */
+	struct vouch_span point;    /**< EC: the SEC 1 point encoding (not yet checked) */
+};
+
+/**
+ * A DER ECDSA-Sig-Value (RFC 3279 §2.2.3) as read: r and s, as spans into
+ * the buffer it was read from. Read only when the signature algorithm is
+ * ECDSA (VOUCH_SIG_ECDSA).
+ */
+struct vouch_ecdsa_sig_values {
+	/**
+	 * 0: r and s are the magnitudes of two non-negative, minimal DER
+	 * INTEGERs (not yet checked against the curve's order); -EBADMSG: the
+	 * value is empty or not exactly one ECDSA-Sig-Value in strict DER, or
+	 * the signature algorithm is not ECDSA (nothing was read).
+	 */
+	int status;
+	struct vouch_span r, s;
+};
+
 struct vouch_hash_alg;
 
 /**

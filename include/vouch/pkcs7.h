@@ -231,6 +231,14 @@ VOUCH_EXPORT const struct vouch_sig_alg_id *vouch_pkcs7_signer_sig_alg(const str
 VOUCH_EXPORT const uint8_t *vouch_pkcs7_signer_signature(const struct vouch_pkcs7_signer *s,
 							 size_t *len);
 /**
+ * With an ECDSA signature algorithm, the signer's signature value split
+ * into r and s (vouch/alg.h; status -EBADMSG if it is not one DER
+ * ECDSA-Sig-Value, or the algorithm is not ECDSA); spans into *root, the
+ * message buffer.
+ */
+VOUCH_EXPORT const struct vouch_ecdsa_sig_values *
+vouch_pkcs7_signer_sig_rs(const struct vouch_pkcs7_signer *s, const uint8_t **root);
+/**
  * The signedAttrs element as received (its first octet the [0] tag: the
  * signature covers it with that octet replaced by 0x31); NULL if absent.
  */

@@ -32,6 +32,13 @@
  * scheme VOUCH_SIG_ECDSA_P1363 takes the IEEE P1363 form r || s instead,
  * each of the curve's length.
  *
+ * Layers: the functions that take DER or PEM (the key loaders, and the
+ * verifiers, which read a DER ECDSA-Sig-Value) live in crypto/front,
+ * where the ASN.1 readers turn the bytes into the values of vouch/alg.h
+ * (struct vouch_spki_values, struct vouch_ecdsa_sig_values) and
+ * crypto/verify loads and verifies from those values; certificates carry
+ * the same values from their parse (vouch_x509_cert.key and .sig_rs).
+ *
  * Hash policy (whether SHA-1 is allowed) is the caller's: every hash of
  * vouch/hash.h is accepted here.
  *

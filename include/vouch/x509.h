@@ -132,6 +132,20 @@ VOUCH_EXPORT const uint8_t *vouch_x509_subject(const struct vouch_x509_cert *cer
 VOUCH_EXPORT const struct vouch_x509_name *vouch_x509_issuer_name(const struct vouch_x509_cert *cert);
 /** The parsed subject, for vouch_x509_name_format(); owned by the certificate. */
 VOUCH_EXPORT const struct vouch_x509_name *vouch_x509_subject_name(const struct vouch_x509_cert *cert);
+/**
+ * The certificate's SubjectPublicKeyInfo as values (vouch/alg.h): what the
+ * verifier loads a key from. Their spans index *root (the buffer the
+ * certificate was parsed from). Owned by the certificate.
+ */
+VOUCH_EXPORT const struct vouch_spki_values *vouch_x509_key_values(const struct vouch_x509_cert *cert,
+								   const uint8_t **root);
+/**
+ * With an ECDSA signature algorithm, the certificate's signature value
+ * split into r and s (vouch/alg.h; status -EBADMSG if it is not one DER
+ * ECDSA-Sig-Value, or the algorithm is not ECDSA); spans into *root.
+ */
+VOUCH_EXPORT const struct vouch_ecdsa_sig_values *vouch_x509_sig_rs(const struct vouch_x509_cert *cert,
+								    const uint8_t **root);
 /** The number of attributes of a parsed Name (at most VOUCH_X509_MAX_NAME_ATTRS). */
 VOUCH_EXPORT size_t vouch_x509_name_count(const struct vouch_x509_name *name);
 /**
