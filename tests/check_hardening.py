@@ -75,7 +75,9 @@ def main():
         for f in failures:
             print('FAIL: %s: %s' % (os.path.relpath(path, build), f))
         failed += bool(failures)
-    for pattern in ['libvouch.so.*.p/*.o', 'tools/*.p/*.o']:
+    # The library's objects are compiled per layer (libvouch-LAYER.a, and
+    # the seam files' libvouch-LAYER-seams.a), then linked into libvouch.
+    for pattern in ['libvouch-*.a.p/*.o', 'tools/*.p/*.o']:
         checked += 1
         objects, lacking = check_objects(os.path.join(build, pattern))
         if not objects or lacking:
