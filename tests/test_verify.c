@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include <vouch/sandbox.h>
 #include <vouch/verify.h>
 
 #include "harness.h"
@@ -199,7 +200,7 @@ static void test_cloned_identifiers(void **state)
 static void test_doctored_copy(void **state)
 {
 	static const char *const narrow[] = { "verify/narrow.pem", NULL };
-	struct vouch_verify_opts opts = { 0 };
+	struct vouch_verify_opts opts = VOUCH_VERIFY_OPTS_INIT;
 	struct vouch_deny_entry deny = { .tbs = 1 };
 	struct vouch_verify_result res;
 	const struct vouch_x509_cert *kept, *carried;
@@ -219,11 +220,11 @@ static void test_doctored_copy(void **state)
 	opts.purpose = VOUCH_PURPOSE_CODESIGN;
 	assert_vouch_err(verify(&f, &opts, &res), -EPERM);
 
-	opts = (struct vouch_verify_opts){ .deny = &deny, .deny_count = 1 };
+	opts = (struct vouch_verify_opts){ .size = sizeof(opts), .deny = &deny, .deny_count = 1 };
 	vouch_hash(&vouch_sha256_alg, kept->bytes + kept->tbs.off, kept->tbs.len, deny.sha256);
 	assert_vouch_err(verify(&f, &opts, &res), -EKEYREVOKED);
 
-	opts = (struct vouch_verify_opts){ .flags = VOUCH_VERIFY_CHECK_TIME,
+	opts = (struct vouch_verify_opts){ .size = sizeof(opts), .flags = VOUCH_VERIFY_CHECK_TIME,
 					   .time = kept->not_after + 1 };
 	assert_true(opts.time < carried->not_after);
 	assert_vouch_err(verify(&f, &opts, &res), -EKEYEXPIRED);
@@ -232,7 +233,7 @@ static void test_doctored_copy(void **state)
 
 static void test_usage(void **state)
 {
-	struct vouch_verify_opts opts = { 0 };
+	struct vouch_verify_opts opts = VOUCH_VERIFY_OPTS_INIT;
 	struct vouch_verify_result res;
 	struct fixture f;
 
@@ -253,7 +254,7 @@ static void test_usage(void **state)
 
 static void test_two_signers(void **state)
 {
-	struct vouch_verify_opts opts = { 0 };
+	struct vouch_verify_opts opts = VOUCH_VERIFY_OPTS_INIT;
 	struct vouch_verify_result res;
 	struct fixture f;
 
@@ -304,18 +305,18 @@ static void test_chain(void **state)
 	assert_int_equal(res.signers[0].chain_len, 3);
 	assert_vouch_ok(vouch_pkcs7_verify(three, content, sizeof(content) - 1, kr, NULL, &res));
 	/* The depth cap counts certificates from the signer to the anchor. */
-	struct vouch_verify_opts opts = { .max_depth = 1 };
+	struct vouch_verify_opts opts = { .size = sizeof(opts), .max_depth = 1 };
 	assert_vouch_err(vouch_pkcs7_verify(two, content, sizeof(content) - 1, kr, &opts, &res),
 			 -ENOKEY);
 	/* The cap on signature checks per call: the signer's and two links. */
-	opts = (struct vouch_verify_opts){ .max_signatures = 2 };
+	opts = (struct vouch_verify_opts){ .size = sizeof(opts), .max_signatures = 2 };
 	assert_vouch_err(vouch_pkcs7_verify(two, content, sizeof(content) - 1, kr, &opts, &res),
 			 -EBADMSG);
 	opts.max_signatures = 3;
 	assert_vouch_ok(vouch_pkcs7_verify(two, content, sizeof(content) - 1, kr, &opts, &res));
 	/* The work budget, in RSA-2048 checks: loading the signer's key and the
 	 * intermediate's from the message (1 each), three checks (1 each). */
-	opts = (struct vouch_verify_opts){ .max_work = 4 };
+	opts = (struct vouch_verify_opts){ .size = sizeof(opts), .max_work = 4 };
 	assert_vouch_err(vouch_pkcs7_verify(two, content, sizeof(content) - 1, kr, &opts, &res),
 			 -EBADMSG);
 	assert_string_equal(res.rule,
@@ -329,7 +330,7 @@ static void test_chain(void **state)
 	assert_vouch_ok(vouch_pkcs7_verify(two, content, sizeof(content) - 1, kr, NULL, &res));
 	assert_int_equal(res.signers[0].chain_len, 2);
 	/* Purpose code signing: the leaf has digitalSignature and codeSigning. */
-	opts = (struct vouch_verify_opts){ .purpose = VOUCH_PURPOSE_CODESIGN };
+	opts = (struct vouch_verify_opts){ .size = sizeof(opts), .purpose = VOUCH_PURPOSE_CODESIGN };
 	assert_vouch_ok(vouch_pkcs7_verify(two, content, sizeof(content) - 1, kr, &opts, &res));
 	vouch_keyring_free(kr);
 	vouch_pkcs7_free(three);
@@ -341,7 +342,7 @@ static void test_chain(void **state)
 static void test_deny_and_time(void **state)
 {
 	struct vouch_deny_entry deny = { 0 };
-	struct vouch_verify_opts opts = { 0 };
+	struct vouch_verify_opts opts = VOUCH_VERIFY_OPTS_INIT;
 	struct vouch_verify_result res;
 	struct fixture f;
 	const struct vouch_x509_cert *cert;
@@ -359,7 +360,7 @@ static void test_deny_and_time(void **state)
 	assert_vouch_err(verify(&f, &opts, &res), -EKEYREVOKED);
 	deny.sha256[0] ^= 1;
 	assert_vouch_ok(verify(&f, &opts, &res));
-	opts = (struct vouch_verify_opts){ .flags = VOUCH_VERIFY_CHECK_TIME,
+	opts = (struct vouch_verify_opts){ .size = sizeof(opts), .flags = VOUCH_VERIFY_CHECK_TIME,
 					   .time = cert->not_before + 10 };
 	assert_vouch_ok(verify(&f, &opts, &res));
 	opts.time = cert->not_before - 1;
@@ -477,7 +478,7 @@ static double cpu_seconds(void)
  */
 static void test_work_budget(void **state)
 {
-	struct vouch_verify_opts opts = { 0 };
+	struct vouch_verify_opts opts = VOUCH_VERIFY_OPTS_INIT;
 	struct vouch_verify_result res;
 	struct fixture one, many;
 
@@ -516,6 +517,80 @@ static void test_work_budget(void **state)
 	}
 	unload(&one);
 	unload(&many);
+}
+
+/*
+ * Option structures carry their size (docs/abi.md): the library reads the
+ * fields inside it only, the rest default; a size below the first
+ * version's, or a larger one with a non-zero byte past what the library
+ * knows, is -EINVAL; NULL is the defaults.
+ */
+static void test_option_sizes(void **state)
+{
+	union {
+		struct vouch_verify_opts o;
+		unsigned char b[sizeof(struct vouch_verify_opts) + 16];
+	} big;
+	union {
+		struct vouch_sandbox_opts o;
+		unsigned char b[sizeof(struct vouch_sandbox_opts) + 16];
+	} sbig;
+	struct vouch_verify_result res;
+	struct vouch_sandbox *sb;
+	struct fixture f;
+
+	(void)state;
+	load(&f, "pkcs7/attached.der", signer_only);
+	assert_vouch_ok(verify(&f, NULL, &res));
+	/* A caller of the first version: nothing past its size is read, not
+	 * even bytes that would be nonsense as options (here 0xa5). */
+	memset(big.b, 0xa5, sizeof(big.b));
+	big.o = (struct vouch_verify_opts)VOUCH_VERIFY_OPTS_INIT;
+	big.o.size = VOUCH_VERIFY_OPTS_SIZE_V1;
+	memset(big.b + VOUCH_VERIFY_OPTS_SIZE_V1, 0xa5, sizeof(big.b) - VOUCH_VERIFY_OPTS_SIZE_V1);
+	assert_vouch_ok(verify(&f, &big.o, &res));
+	assert_true(res.signers[0].trusted);
+	/* A newer caller's larger structure: taken if the unknown tail is zero. */
+	memset(big.b, 0, sizeof(big.b));
+	big.o.size = sizeof(big.b);
+	assert_vouch_ok(verify(&f, &big.o, &res));
+	big.b[sizeof(big.b) - 1] = 1;
+	assert_vouch_err(verify(&f, &big.o, &res), -EINVAL);
+	assert_int_equal(res.rc, -EINVAL);
+	assert_string_equal(res.rule, "invalid arguments");
+	/* Too small: an unset size (a caller of 0.1.0's zeroed structure) and one byte short. */
+	memset(big.b, 0, sizeof(big.b));
+	assert_vouch_err(verify(&f, &big.o, &res), -EINVAL);
+	big.o.size = VOUCH_VERIFY_OPTS_SIZE_V1 - 1;
+	assert_vouch_err(verify(&f, &big.o, &res), -EINVAL);
+	big.o.size = (size_t)-1;
+	assert_vouch_err(verify(&f, &big.o, &res), -EINVAL);
+	/* The same rules in vouch_pkcs7_verify_digest(). */
+	big.o.size = 0;
+	assert_vouch_err(vouch_pkcs7_verify_digest(f.msg, &vouch_sha256_alg, res.digest, 32, f.kr,
+						   &big.o, &res), -EINVAL);
+	unload(&f);
+
+	/* vouch_sandbox_new(): the same rules (no worker is started). */
+	memset(sbig.b, 0xa5, sizeof(sbig.b));
+	sbig.o = (struct vouch_sandbox_opts)VOUCH_SANDBOX_OPTS_INIT;
+	sbig.o.size = VOUCH_SANDBOX_OPTS_SIZE_V1;
+	memset(sbig.b + VOUCH_SANDBOX_OPTS_SIZE_V1, 0xa5, sizeof(sbig.b) - VOUCH_SANDBOX_OPTS_SIZE_V1);
+	assert_vouch_ok(vouch_sandbox_new(&sb, &sbig.o));
+	vouch_sandbox_free(sb);
+	memset(sbig.b, 0, sizeof(sbig.b));
+	sbig.o.size = sizeof(sbig.b);
+	assert_vouch_ok(vouch_sandbox_new(&sb, &sbig.o));
+	vouch_sandbox_free(sb);
+	sbig.b[sizeof(sbig.b) - 1] = 1;
+	assert_vouch_err(vouch_sandbox_new(&sb, &sbig.o), -EINVAL);
+	assert_null(sb);
+	sbig.o.size = 0;
+	assert_vouch_err(vouch_sandbox_new(&sb, &sbig.o), -EINVAL);
+	sbig.o.size = VOUCH_SANDBOX_OPTS_SIZE_V1 - 1;
+	assert_vouch_err(vouch_sandbox_new(&sb, &sbig.o), -EINVAL);
+	assert_vouch_ok(vouch_sandbox_new(&sb, NULL));
+	vouch_sandbox_free(sb);
 }
 
 static void test_keyring(void **state)
@@ -616,6 +691,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_verify_digest),
 		cmocka_unit_test(test_work_budget),
 		cmocka_unit_test(test_anchor_extensions),
+		cmocka_unit_test(test_option_sizes),
 		cmocka_unit_test(test_keyring),
 		cmocka_unit_test(test_keyring_skips),
 	};

@@ -210,6 +210,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 	int c;
 
 	memset(a, 0, sizeof(*a));
+	a->opts.size = sizeof(a->opts);
 	while ((c = getopt_long(argc, argv, "q", longs, NULL)) != -1) {
 		switch (c) {
 		case O_TRUST:

@@ -58,7 +58,8 @@
  * per chain step whatever the number of candidates.
  *
  * Errors in descending priority, as DESIGN.md's table: -EINVAL (caller
- * mistakes, detached content missing or given for attached content),
+ * mistakes: options whose size is wrong (see struct vouch_verify_opts),
+ * detached content missing or given for attached content),
  * -EBADMSG (malformed: no SignerInfo at all, attribute rules of RFC
  * 5652, a missing signer certificate field; a cap on signature checks or
  * work exceeded), -ENOPKG, -EKEYREJECTED (a signature or digest does
@@ -114,8 +115,17 @@ struct vouch_deny_entry {
 	uint8_t sha256[VOUCH_SHA256_LEN];
 };
 
-/** Verification options; zero-initialised means the defaults. */
+/**
+ * Verification options. Extensible (docs/abi.md): the structure carries
+ * its size, new fields are only ever appended, and the library reads only
+ * the fields inside @ref size, giving the defaults for the rest. Set
+ * @ref size to sizeof(struct vouch_verify_opts), most simply with
+ * VOUCH_VERIFY_OPTS_INIT; every other field zero means its default.
+ * A size below VOUCH_VERIFY_OPTS_SIZE_V1, above 4096, or above the
+ * library's own sizeof with a non-zero byte past it is -EINVAL.
+ */
 struct vouch_verify_opts {
+	size_t size;                                /**< sizeof(struct vouch_verify_opts) */
 	int usage;                                  /**< enum vouch_verify_usage */
 	int purpose;                                /**< enum vouch_verify_purpose */
 	unsigned flags;                             /**< VOUCH_VERIFY_* */
@@ -132,6 +142,12 @@ struct vouch_verify_opts {
 	 */
 	uint64_t max_work;
 };
+
+/** The size of the first version of struct vouch_verify_opts (0.2.0): the smallest accepted. */
+#define VOUCH_VERIFY_OPTS_SIZE_V1 (offsetof(struct vouch_verify_opts, max_work) + sizeof(uint64_t))
+
+/** An initialiser for struct vouch_verify_opts: the size set, every option its default. */
+#define VOUCH_VERIFY_OPTS_INIT { .size = sizeof(struct vouch_verify_opts) }
 
 /** How one signer fared. */
 struct vouch_verify_signer {
