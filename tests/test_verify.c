@@ -308,6 +308,24 @@ static void test_chain(void **state)
 	struct vouch_verify_opts opts = { .size = sizeof(opts), .max_depth = 1 };
 	assert_vouch_err(vouch_pkcs7_verify(two, content, sizeof(content) - 1, kr, &opts, &res),
 			 -ENOKEY);
+	/* max_depth N allows N + 1 certificates: signer, intermediate, anchor. */
+	opts.max_depth = 2;
+	assert_vouch_ok(vouch_pkcs7_verify(two, content, sizeof(content) - 1, kr, &opts, &res));
+	assert_int_equal(res.signers[0].chain_len, 3);
+	/* The largest depth the result's chain[] can hold is taken; a larger
+	 * one is refused, never silently capped by the array. */
+	opts.max_depth = VOUCH_VERIFY_MAX_DEPTH;
+	assert_vouch_ok(vouch_pkcs7_verify(two, content, sizeof(content) - 1, kr, &opts, &res));
+	assert_int_equal(VOUCH_VERIFY_MAX_CHAIN,
+			 sizeof(res.signers[0].chain) / sizeof(res.signers[0].chain[0]));
+	assert_int_equal(VOUCH_VERIFY_MAX_DEPTH + 1, VOUCH_VERIFY_MAX_CHAIN);
+	opts.max_depth = VOUCH_VERIFY_MAX_DEPTH + 1;
+	assert_vouch_err(vouch_pkcs7_verify(two, content, sizeof(content) - 1, kr, &opts, &res),
+			 -EINVAL);
+	assert_string_equal(res.rule, "invalid arguments");
+	opts.max_depth = 8;   /* 0.1.0's documented default: more than the array holds */
+	assert_vouch_err(vouch_pkcs7_verify(two, content, sizeof(content) - 1, kr, &opts, &res),
+			 -EINVAL);
 	/* The cap on signature checks per call: the signer's and two links. */
 	opts = (struct vouch_verify_opts){ .size = sizeof(opts), .max_signatures = 2 };
 	assert_vouch_err(vouch_pkcs7_verify(two, content, sizeof(content) - 1, kr, &opts, &res),

@@ -16,8 +16,6 @@
 #include <vouch/pubkey.h>
 #include <vouch/verify.h>
 
-/* The most certificates of one chain (vouch_verify_signer.chain). */
-#define VOUCH_CHAIN_MAX 8
 
 /* A verification in progress. */
 struct vouch_verify_run {

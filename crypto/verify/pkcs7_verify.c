@@ -16,7 +16,7 @@
 #include "keyring_internal.h"
 #include "pubkey_internal.h"
 
-#define DEFAULT_MAX_DEPTH 8
+#define DEFAULT_MAX_DEPTH VOUCH_VERIFY_MAX_DEPTH
 #define DEFAULT_MAX_SIGNATURES 64
 /*
  * The default work budget, in RSA-2048 checks (VOUCH_PUBKEY_WORK_UNIT):
@@ -383,6 +383,9 @@ static int start(struct vouch_verify_run *r, const struct vouch_pkcs7 *msg, cons
 	if (r->opts->extra_count && !r->opts->extra_certs)
 		return -EINVAL;
 	if (r->opts->deny_count && !r->opts->deny)
+		return -EINVAL;
+	/* A deeper chain than the result can report is refused, not capped. */
+	if (r->opts->max_depth > VOUCH_VERIFY_MAX_DEPTH)
 		return -EINVAL;
 	r->max_depth = r->opts->max_depth ? r->opts->max_depth : DEFAULT_MAX_DEPTH;
 	r->max_signatures = r->opts->max_signatures ? r->opts->max_signatures

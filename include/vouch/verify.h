@@ -59,6 +59,7 @@
  *
  * Errors in descending priority, as DESIGN.md's table: -EINVAL (caller
  * mistakes: options whose size is wrong (see struct vouch_verify_opts),
+ * max_depth above VOUCH_VERIFY_MAX_DEPTH,
  * detached content missing or given for attached content),
  * -EBADMSG (malformed: no SignerInfo at all, attribute rules of RFC
  * 5652, a missing signer certificate field; a cap on signature checks or
@@ -134,7 +135,13 @@ struct vouch_verify_opts {
 	size_t extra_count;
 	const struct vouch_deny_entry *deny;
 	size_t deny_count;
-	size_t max_depth;                           /**< chain length cap; 0: 8 */
+	/**
+	 * The most certificates above the signer's in a chain (a chain holds
+	 * at most max_depth + 1); 0: VOUCH_VERIFY_MAX_DEPTH. Above
+	 * VOUCH_VERIFY_MAX_DEPTH (a chain longer than
+	 * vouch_verify_signer.chain holds) is -EINVAL.
+	 */
+	size_t max_depth;
 	size_t max_signatures;                      /**< signature checks per call; 0: 64 */
 	/**
 	 * Verification work per call, in units of one RSA-2048 check with
@@ -149,6 +156,11 @@ struct vouch_verify_opts {
 /** An initialiser for struct vouch_verify_opts: the size set, every option its default. */
 #define VOUCH_VERIFY_OPTS_INIT { .size = sizeof(struct vouch_verify_opts) }
 
+/** The most certificates of one chain, the signer's and the anchor included: vouch_verify_signer.chain. */
+#define VOUCH_VERIFY_MAX_CHAIN 8
+/** The largest vouch_verify_opts.max_depth, and its default: a chain of VOUCH_VERIFY_MAX_CHAIN. */
+#define VOUCH_VERIFY_MAX_DEPTH (VOUCH_VERIFY_MAX_CHAIN - 1)
+
 /** How one signer fared. */
 struct vouch_verify_signer {
 	int rc;                                  /**< 0, or why it failed or was skipped */
@@ -161,7 +173,8 @@ struct vouch_verify_signer {
 	int has_signing_time;                    /**< a signingTime attribute was signed */
 	int64_t signing_time;                    /**< its value, seconds since the epoch */
 	size_t chain_len;                        /**< certificates from the signer to the anchor */
-	const struct vouch_x509_cert *chain[8];  /**< the signer first, the keyring entry last */
+	/** The signer first, the keyring entry last: chain_len of them. */
+	const struct vouch_x509_cert *chain[VOUCH_VERIFY_MAX_CHAIN];
 };
 
 /** The result: the verdict and each signer. */
