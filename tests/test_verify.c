@@ -611,6 +611,113 @@ static void test_option_sizes(void **state)
 	vouch_sandbox_free(sb);
 }
 
+/* vouch_verify() of a file of tests/data, in a one-shot sandbox and in process: the same verdict. */
+static int verify_call(const char *file, const uint8_t *content, size_t content_len,
+		       const uint8_t *digest, struct vouch_keyring *kr, const char **rule)
+{
+	struct vouch_verify_input in = VOUCH_VERIFY_INPUT_INIT;
+	struct vouch_verify_opts opts = VOUCH_VERIFY_OPTS_INIT;
+	struct vouch_verify_result a, b;
+	size_t len;
+	uint8_t *sig = vt_read_file(vt_data(file), &len);
+	int rc;
+
+	in.sig = sig;
+	in.sig_len = len;
+	in.content = content;
+	in.content_len = content_len;
+	if (digest) {
+		in.digest_alg = &vouch_sha256_alg;
+		in.digest = digest;
+		in.digest_len = 32;
+	}
+	rc = vouch_verify(&in, kr, NULL, &a);
+	assert_int_equal(a.rc, rc);
+	opts.flags = VOUCH_VERIFY_NO_SANDBOX;
+	assert_int_equal(vouch_verify(&in, kr, &opts, &b), rc);
+	assert_string_equal(a.rule, b.rule);
+	assert_int_equal(a.signer_count, b.signer_count);
+	for (size_t i = 0; i < a.signer_count; i++) {
+		assert_int_equal(a.signers[i].rc, b.signers[i].rc);
+		assert_int_equal(a.signers[i].trusted, b.signers[i].trusted);
+		assert_int_equal(a.signers[i].chain_len, b.signers[i].chain_len);
+	}
+	/* The result owns the message its certificates point into. */
+	if (a.signer_count && a.signers[0].cert)
+		assert_non_null(a.msg);
+	*rule = a.rule;
+	vouch_verify_result_release(&a);
+	assert_null(a.msg);
+	vouch_verify_result_release(&b);
+	vouch_verify_result_release(&b);        /* twice is harmless */
+	free(sig);
+	return rc;
+}
+
+static void test_verify_call(void **state)
+{
+	static const char *const trusted[] = { "format/trusted.pem", NULL };
+	struct vouch_verify_input in = VOUCH_VERIFY_INPUT_INIT;
+	struct vouch_verify_opts opts = VOUCH_VERIFY_OPTS_INIT;
+	struct vouch_verify_result res;
+	struct vouch_keyring *kr = keyring(signer_only), *kr2 = keyring(trusted);
+	const struct vouch_x509_cert *extra[1] = { NULL };
+	size_t content_len;
+	uint8_t *content = vt_read_file(vt_data("pkcs7/content.bin"), &content_len);
+	uint8_t digest[32];
+	const char *rule;
+
+	(void)state;
+	vouch_hash(&vouch_sha256_alg, content, content_len, digest);
+	/* Attached, detached, a streamed digest. */
+	assert_vouch_ok(verify_call("pkcs7/attached.der", NULL, 0, NULL, kr, &rule));
+	assert_string_equal(rule, "verified");
+	assert_vouch_ok(verify_call("pkcs7/detached.der", content, content_len, NULL, kr, &rule));
+	assert_vouch_ok(verify_call("pkcs7/detached.der", NULL, 0, digest, kr, &rule));
+	digest[0] ^= 1;
+	assert_vouch_err(verify_call("pkcs7/detached.der", NULL, 0, digest, kr, &rule),
+			 -EKEYREJECTED);
+	assert_vouch_err(verify_call("pkcs7/detached.der", NULL, 0, NULL, kr, &rule), -EINVAL);
+	/* PEM input: decoded, then verified. */
+	assert_vouch_ok(verify_call("format/quoted.pem", NULL, 0, NULL, kr2, &rule));
+	/* DER that quotes a trusted PEM message is judged as DER: the attacker's. */
+	assert_vouch_err(verify_call("format/forged-content.der", NULL, 0, NULL, kr2, &rule),
+			 -ENOKEY);
+	/* Not a message at all. */
+	assert_vouch_err(verify_call("pkcs7/content.bin", NULL, 0, NULL, kr, &rule), -EBADMSG);
+	assert_string_equal(rule, "the signature file is neither DER nor strict PEM");
+
+	/* Argument errors, each with its rule. */
+	assert_vouch_err(vouch_verify(NULL, kr, NULL, &res), -EINVAL);
+	assert_string_equal(res.rule, "invalid arguments");
+	assert_null(res.msg);
+	assert_vouch_err(vouch_verify(&in, kr, NULL, &res), -EINVAL);     /* no signature */
+	in.sig = content;
+	in.sig_len = content_len;
+	in.content = content;
+	in.content_len = content_len;
+	in.digest_alg = &vouch_sha256_alg;
+	in.digest = digest;
+	in.digest_len = 32;
+	assert_vouch_err(vouch_verify(&in, kr, NULL, &res), -EINVAL);     /* content and digest */
+	in.content = NULL;
+	in.content_len = 0;
+	in.digest_len = 20;
+	assert_vouch_err(vouch_verify(&in, kr, NULL, &res), -EINVAL);     /* wrong length */
+	in.digest_len = 32;
+	in.extra_certs = extra;
+	in.extra_count = 1;
+	opts.extra_certs = extra;
+	opts.extra_count = 1;
+	assert_vouch_err(vouch_verify(&in, kr, &opts, &res), -EINVAL);    /* extra certs twice */
+	in.size = 0;
+	assert_vouch_err(vouch_verify(&in, kr, NULL, &res), -EINVAL);     /* input size */
+	vouch_verify_result_release(NULL);
+	vouch_keyring_free(kr);
+	vouch_keyring_free(kr2);
+	free(content);
+}
+
 static void test_keyring(void **state)
 {
 	struct vouch_keyring *kr;
@@ -710,6 +817,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_work_budget),
 		cmocka_unit_test(test_anchor_extensions),
 		cmocka_unit_test(test_option_sizes),
+		cmocka_unit_test(test_verify_call),
 		cmocka_unit_test(test_keyring),
 		cmocka_unit_test(test_keyring_skips),
 	};
