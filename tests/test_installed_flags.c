@@ -37,7 +37,7 @@ static void test_new_refuses_unknown_flags(void **state)
 	(void)state;
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		struct vouch_sandbox_opts opts = { .flags = bad[i] };
+		struct vouch_sandbox_opts opts = { .size = sizeof(opts), .flags = bad[i] };
 
 		sb = (struct vouch_sandbox *)&sb;       /* must be reset to NULL */
 		if (vouch_sandbox_new(&sb, &opts) != -EINVAL)
@@ -47,6 +47,7 @@ static void test_new_refuses_unknown_flags(void **state)
 	/* Every public flag together is taken. */
 	{
 		struct vouch_sandbox_opts opts = {
+			.size = sizeof(opts),
 			.flags = VOUCH_SANDBOX_ONE_SHOT | VOUCH_SANDBOX_FORK | VOUCH_SANDBOX_NO_SPIN,
 		};
 

@@ -77,7 +77,7 @@ static unsigned mode_of(void **state)
 
 static struct vouch_sandbox *new_sandbox(unsigned flags, unsigned timeout_ms)
 {
-	struct vouch_sandbox_opts opts = { flags, timeout_ms, 0, NULL };
+	struct vouch_sandbox_opts opts = { sizeof(opts), flags, timeout_ms, 0, NULL };
 	struct vouch_sandbox *sb;
 
 	assert_vouch_ok(vouch_sandbox_new(&sb, &opts));
@@ -703,7 +703,7 @@ static void *wait_for_go(void *p)
 /* No copy of a threaded host: -EINVAL while a second thread lives. */
 static void test_fork_mode_threads(void **state)
 {
-	struct vouch_sandbox_opts persistent_fork = { VOUCH_SANDBOX_FORK, 0, 0, NULL };
+	struct vouch_sandbox_opts persistent_fork = { sizeof(persistent_fork), VOUCH_SANDBOX_FORK, 0, 0, NULL };
 	struct blocker b = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0 };
 	struct vouch_sandbox *sb = new_sandbox(fork_mode, 0), *none;
 	struct vouch_x509_cert *cert;
@@ -775,7 +775,7 @@ static void test_fork_mode_host(void **state)
 /* A worker path that does not exist: a clean -ECHILD, not a hang. */
 static void test_missing_worker(void **state)
 {
-	struct vouch_sandbox_opts opts = { 0, 0, 0, "/nonexistent/vouch-parse-worker" };
+	struct vouch_sandbox_opts opts = { sizeof(opts), 0, 0, 0, "/nonexistent/vouch-parse-worker" };
 	struct vouch_sandbox *sb;
 	struct vouch_x509_cert *cert;
 	uint8_t b[2] = { 0x30, 0x00 };

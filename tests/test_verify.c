@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include <vouch/sandbox.h>
 #include <vouch/verify.h>
 
 #include "harness.h"
@@ -199,7 +200,7 @@ static void test_cloned_identifiers(void **state)
 static void test_doctored_copy(void **state)
 {
 	static const char *const narrow[] = { "verify/narrow.pem", NULL };
-	struct vouch_verify_opts opts = { 0 };
+	struct vouch_verify_opts opts = VOUCH_VERIFY_OPTS_INIT;
 	struct vouch_deny_entry deny = { .tbs = 1 };
 	struct vouch_verify_result res;
 	const struct vouch_x509_cert *kept, *carried;
@@ -219,11 +220,11 @@ static void test_doctored_copy(void **state)
 	opts.purpose = VOUCH_PURPOSE_CODESIGN;
 	assert_vouch_err(verify(&f, &opts, &res), -EPERM);
 
-	opts = (struct vouch_verify_opts){ .deny = &deny, .deny_count = 1 };
+	opts = (struct vouch_verify_opts){ .size = sizeof(opts), .deny = &deny, .deny_count = 1 };
 	vouch_hash(&vouch_sha256_alg, kept->bytes + kept->tbs.off, kept->tbs.len, deny.sha256);
 	assert_vouch_err(verify(&f, &opts, &res), -EKEYREVOKED);
 
-	opts = (struct vouch_verify_opts){ .flags = VOUCH_VERIFY_CHECK_TIME,
+	opts = (struct vouch_verify_opts){ .size = sizeof(opts), .flags = VOUCH_VERIFY_CHECK_TIME,
 					   .time = kept->not_after + 1 };
 	assert_true(opts.time < carried->not_after);
 	assert_vouch_err(verify(&f, &opts, &res), -EKEYEXPIRED);
@@ -232,7 +233,7 @@ static void test_doctored_copy(void **state)
 
 static void test_usage(void **state)
 {
-	struct vouch_verify_opts opts = { 0 };
+	struct vouch_verify_opts opts = VOUCH_VERIFY_OPTS_INIT;
 	struct vouch_verify_result res;
 	struct fixture f;
 
@@ -253,7 +254,7 @@ static void test_usage(void **state)
 
 static void test_two_signers(void **state)
 {
-	struct vouch_verify_opts opts = { 0 };
+	struct vouch_verify_opts opts = VOUCH_VERIFY_OPTS_INIT;
 	struct vouch_verify_result res;
 	struct fixture f;
 
@@ -304,18 +305,36 @@ static void test_chain(void **state)
 	assert_int_equal(res.signers[0].chain_len, 3);
 	assert_vouch_ok(vouch_pkcs7_verify(three, content, sizeof(content) - 1, kr, NULL, &res));
 	/* The depth cap counts certificates from the signer to the anchor. */
-	struct vouch_verify_opts opts = { .max_depth = 1 };
+	struct vouch_verify_opts opts = { .size = sizeof(opts), .max_depth = 1 };
 	assert_vouch_err(vouch_pkcs7_verify(two, content, sizeof(content) - 1, kr, &opts, &res),
 			 -ENOKEY);
+	/* max_depth N allows N + 1 certificates: signer, intermediate, anchor. */
+	opts.max_depth = 2;
+	assert_vouch_ok(vouch_pkcs7_verify(two, content, sizeof(content) - 1, kr, &opts, &res));
+	assert_int_equal(res.signers[0].chain_len, 3);
+	/* The largest depth the result's chain[] can hold is taken; a larger
+	 * one is refused, never silently capped by the array. */
+	opts.max_depth = VOUCH_VERIFY_MAX_DEPTH;
+	assert_vouch_ok(vouch_pkcs7_verify(two, content, sizeof(content) - 1, kr, &opts, &res));
+	assert_int_equal(VOUCH_VERIFY_MAX_CHAIN,
+			 sizeof(res.signers[0].chain) / sizeof(res.signers[0].chain[0]));
+	assert_int_equal(VOUCH_VERIFY_MAX_DEPTH + 1, VOUCH_VERIFY_MAX_CHAIN);
+	opts.max_depth = VOUCH_VERIFY_MAX_DEPTH + 1;
+	assert_vouch_err(vouch_pkcs7_verify(two, content, sizeof(content) - 1, kr, &opts, &res),
+			 -EINVAL);
+	assert_string_equal(res.rule, "invalid arguments");
+	opts.max_depth = 8;   /* 0.1.0's documented default: more than the array holds */
+	assert_vouch_err(vouch_pkcs7_verify(two, content, sizeof(content) - 1, kr, &opts, &res),
+			 -EINVAL);
 	/* The cap on signature checks per call: the signer's and two links. */
-	opts = (struct vouch_verify_opts){ .max_signatures = 2 };
+	opts = (struct vouch_verify_opts){ .size = sizeof(opts), .max_signatures = 2 };
 	assert_vouch_err(vouch_pkcs7_verify(two, content, sizeof(content) - 1, kr, &opts, &res),
 			 -EBADMSG);
 	opts.max_signatures = 3;
 	assert_vouch_ok(vouch_pkcs7_verify(two, content, sizeof(content) - 1, kr, &opts, &res));
 	/* The work budget, in RSA-2048 checks: loading the signer's key and the
 	 * intermediate's from the message (1 each), three checks (1 each). */
-	opts = (struct vouch_verify_opts){ .max_work = 4 };
+	opts = (struct vouch_verify_opts){ .size = sizeof(opts), .max_work = 4 };
 	assert_vouch_err(vouch_pkcs7_verify(two, content, sizeof(content) - 1, kr, &opts, &res),
 			 -EBADMSG);
 	assert_string_equal(res.rule,
@@ -329,7 +348,7 @@ static void test_chain(void **state)
 	assert_vouch_ok(vouch_pkcs7_verify(two, content, sizeof(content) - 1, kr, NULL, &res));
 	assert_int_equal(res.signers[0].chain_len, 2);
 	/* Purpose code signing: the leaf has digitalSignature and codeSigning. */
-	opts = (struct vouch_verify_opts){ .purpose = VOUCH_PURPOSE_CODESIGN };
+	opts = (struct vouch_verify_opts){ .size = sizeof(opts), .purpose = VOUCH_PURPOSE_CODESIGN };
 	assert_vouch_ok(vouch_pkcs7_verify(two, content, sizeof(content) - 1, kr, &opts, &res));
 	vouch_keyring_free(kr);
 	vouch_pkcs7_free(three);
@@ -341,7 +360,7 @@ static void test_chain(void **state)
 static void test_deny_and_time(void **state)
 {
 	struct vouch_deny_entry deny = { 0 };
-	struct vouch_verify_opts opts = { 0 };
+	struct vouch_verify_opts opts = VOUCH_VERIFY_OPTS_INIT;
 	struct vouch_verify_result res;
 	struct fixture f;
 	const struct vouch_x509_cert *cert;
@@ -359,7 +378,7 @@ static void test_deny_and_time(void **state)
 	assert_vouch_err(verify(&f, &opts, &res), -EKEYREVOKED);
 	deny.sha256[0] ^= 1;
 	assert_vouch_ok(verify(&f, &opts, &res));
-	opts = (struct vouch_verify_opts){ .flags = VOUCH_VERIFY_CHECK_TIME,
+	opts = (struct vouch_verify_opts){ .size = sizeof(opts), .flags = VOUCH_VERIFY_CHECK_TIME,
 					   .time = cert->not_before + 10 };
 	assert_vouch_ok(verify(&f, &opts, &res));
 	opts.time = cert->not_before - 1;
@@ -477,7 +496,7 @@ static double cpu_seconds(void)
  */
 static void test_work_budget(void **state)
 {
-	struct vouch_verify_opts opts = { 0 };
+	struct vouch_verify_opts opts = VOUCH_VERIFY_OPTS_INIT;
 	struct vouch_verify_result res;
 	struct fixture one, many;
 
@@ -516,6 +535,187 @@ static void test_work_budget(void **state)
 	}
 	unload(&one);
 	unload(&many);
+}
+
+/*
+ * Option structures carry their size (docs/abi.md): the library reads the
+ * fields inside it only, the rest default; a size below the first
+ * version's, or a larger one with a non-zero byte past what the library
+ * knows, is -EINVAL; NULL is the defaults.
+ */
+static void test_option_sizes(void **state)
+{
+	union {
+		struct vouch_verify_opts o;
+		unsigned char b[sizeof(struct vouch_verify_opts) + 16];
+	} big;
+	union {
+		struct vouch_sandbox_opts o;
+		unsigned char b[sizeof(struct vouch_sandbox_opts) + 16];
+	} sbig;
+	struct vouch_verify_result res;
+	struct vouch_sandbox *sb;
+	struct fixture f;
+
+	(void)state;
+	load(&f, "pkcs7/attached.der", signer_only);
+	assert_vouch_ok(verify(&f, NULL, &res));
+	/* A caller of the first version: nothing past its size is read, not
+	 * even bytes that would be nonsense as options (here 0xa5). */
+	memset(big.b, 0xa5, sizeof(big.b));
+	big.o = (struct vouch_verify_opts)VOUCH_VERIFY_OPTS_INIT;
+	big.o.size = VOUCH_VERIFY_OPTS_SIZE_V1;
+	memset(big.b + VOUCH_VERIFY_OPTS_SIZE_V1, 0xa5, sizeof(big.b) - VOUCH_VERIFY_OPTS_SIZE_V1);
+	assert_vouch_ok(verify(&f, &big.o, &res));
+	assert_true(res.signers[0].trusted);
+	/* A newer caller's larger structure: taken if the unknown tail is zero. */
+	memset(big.b, 0, sizeof(big.b));
+	big.o.size = sizeof(big.b);
+	assert_vouch_ok(verify(&f, &big.o, &res));
+	big.b[sizeof(big.b) - 1] = 1;
+	assert_vouch_err(verify(&f, &big.o, &res), -EINVAL);
+	assert_int_equal(res.rc, -EINVAL);
+	assert_string_equal(res.rule, "invalid arguments");
+	/* Too small: an unset size (a caller of 0.1.0's zeroed structure) and one byte short. */
+	memset(big.b, 0, sizeof(big.b));
+	assert_vouch_err(verify(&f, &big.o, &res), -EINVAL);
+	big.o.size = VOUCH_VERIFY_OPTS_SIZE_V1 - 1;
+	assert_vouch_err(verify(&f, &big.o, &res), -EINVAL);
+	big.o.size = (size_t)-1;
+	assert_vouch_err(verify(&f, &big.o, &res), -EINVAL);
+	/* The same rules in vouch_pkcs7_verify_digest(). */
+	big.o.size = 0;
+	assert_vouch_err(vouch_pkcs7_verify_digest(f.msg, &vouch_sha256_alg, res.digest, 32, f.kr,
+						   &big.o, &res), -EINVAL);
+	unload(&f);
+
+	/* vouch_sandbox_new(): the same rules (no worker is started). */
+	memset(sbig.b, 0xa5, sizeof(sbig.b));
+	sbig.o = (struct vouch_sandbox_opts)VOUCH_SANDBOX_OPTS_INIT;
+	sbig.o.size = VOUCH_SANDBOX_OPTS_SIZE_V1;
+	memset(sbig.b + VOUCH_SANDBOX_OPTS_SIZE_V1, 0xa5, sizeof(sbig.b) - VOUCH_SANDBOX_OPTS_SIZE_V1);
+	assert_vouch_ok(vouch_sandbox_new(&sb, &sbig.o));
+	vouch_sandbox_free(sb);
+	memset(sbig.b, 0, sizeof(sbig.b));
+	sbig.o.size = sizeof(sbig.b);
+	assert_vouch_ok(vouch_sandbox_new(&sb, &sbig.o));
+	vouch_sandbox_free(sb);
+	sbig.b[sizeof(sbig.b) - 1] = 1;
+	assert_vouch_err(vouch_sandbox_new(&sb, &sbig.o), -EINVAL);
+	assert_null(sb);
+	sbig.o.size = 0;
+	assert_vouch_err(vouch_sandbox_new(&sb, &sbig.o), -EINVAL);
+	sbig.o.size = VOUCH_SANDBOX_OPTS_SIZE_V1 - 1;
+	assert_vouch_err(vouch_sandbox_new(&sb, &sbig.o), -EINVAL);
+	assert_vouch_ok(vouch_sandbox_new(&sb, NULL));
+	vouch_sandbox_free(sb);
+}
+
+/* vouch_verify() of a file of tests/data, in a one-shot sandbox and in process: the same verdict. */
+static int verify_call(const char *file, const uint8_t *content, size_t content_len,
+		       const uint8_t *digest, struct vouch_keyring *kr, const char **rule)
+{
+	struct vouch_verify_input in = VOUCH_VERIFY_INPUT_INIT;
+	struct vouch_verify_opts opts = VOUCH_VERIFY_OPTS_INIT;
+	struct vouch_verify_result a, b;
+	size_t len;
+	uint8_t *sig = vt_read_file(vt_data(file), &len);
+	int rc;
+
+	in.sig = sig;
+	in.sig_len = len;
+	in.content = content;
+	in.content_len = content_len;
+	if (digest) {
+		in.digest_alg = &vouch_sha256_alg;
+		in.digest = digest;
+		in.digest_len = 32;
+	}
+	rc = vouch_verify(&in, kr, NULL, &a);
+	assert_int_equal(a.rc, rc);
+	opts.flags = VOUCH_VERIFY_NO_SANDBOX;
+	assert_int_equal(vouch_verify(&in, kr, &opts, &b), rc);
+	assert_string_equal(a.rule, b.rule);
+	assert_int_equal(a.signer_count, b.signer_count);
+	for (size_t i = 0; i < a.signer_count; i++) {
+		assert_int_equal(a.signers[i].rc, b.signers[i].rc);
+		assert_int_equal(a.signers[i].trusted, b.signers[i].trusted);
+		assert_int_equal(a.signers[i].chain_len, b.signers[i].chain_len);
+	}
+	/* The result owns the message its certificates point into. */
+	if (a.signer_count && a.signers[0].cert)
+		assert_non_null(a.msg);
+	*rule = a.rule;
+	vouch_verify_result_release(&a);
+	assert_null(a.msg);
+	vouch_verify_result_release(&b);
+	vouch_verify_result_release(&b);        /* twice is harmless */
+	free(sig);
+	return rc;
+}
+
+static void test_verify_call(void **state)
+{
+	static const char *const trusted[] = { "format/trusted.pem", NULL };
+	struct vouch_verify_input in = VOUCH_VERIFY_INPUT_INIT;
+	struct vouch_verify_opts opts = VOUCH_VERIFY_OPTS_INIT;
+	struct vouch_verify_result res;
+	struct vouch_keyring *kr = keyring(signer_only), *kr2 = keyring(trusted);
+	const struct vouch_x509_cert *extra[1] = { NULL };
+	size_t content_len;
+	uint8_t *content = vt_read_file(vt_data("pkcs7/content.bin"), &content_len);
+	uint8_t digest[32];
+	const char *rule;
+
+	(void)state;
+	vouch_hash(&vouch_sha256_alg, content, content_len, digest);
+	/* Attached, detached, a streamed digest. */
+	assert_vouch_ok(verify_call("pkcs7/attached.der", NULL, 0, NULL, kr, &rule));
+	assert_string_equal(rule, "verified");
+	assert_vouch_ok(verify_call("pkcs7/detached.der", content, content_len, NULL, kr, &rule));
+	assert_vouch_ok(verify_call("pkcs7/detached.der", NULL, 0, digest, kr, &rule));
+	digest[0] ^= 1;
+	assert_vouch_err(verify_call("pkcs7/detached.der", NULL, 0, digest, kr, &rule),
+			 -EKEYREJECTED);
+	assert_vouch_err(verify_call("pkcs7/detached.der", NULL, 0, NULL, kr, &rule), -EINVAL);
+	/* PEM input: decoded, then verified. */
+	assert_vouch_ok(verify_call("format/quoted.pem", NULL, 0, NULL, kr2, &rule));
+	/* DER that quotes a trusted PEM message is judged as DER: the attacker's. */
+	assert_vouch_err(verify_call("format/forged-content.der", NULL, 0, NULL, kr2, &rule),
+			 -ENOKEY);
+	/* Not a message at all. */
+	assert_vouch_err(verify_call("pkcs7/content.bin", NULL, 0, NULL, kr, &rule), -EBADMSG);
+	assert_string_equal(rule, "the signature file is neither DER nor strict PEM");
+
+	/* Argument errors, each with its rule. */
+	assert_vouch_err(vouch_verify(NULL, kr, NULL, &res), -EINVAL);
+	assert_string_equal(res.rule, "invalid arguments");
+	assert_null(res.msg);
+	assert_vouch_err(vouch_verify(&in, kr, NULL, &res), -EINVAL);     /* no signature */
+	in.sig = content;
+	in.sig_len = content_len;
+	in.content = content;
+	in.content_len = content_len;
+	in.digest_alg = &vouch_sha256_alg;
+	in.digest = digest;
+	in.digest_len = 32;
+	assert_vouch_err(vouch_verify(&in, kr, NULL, &res), -EINVAL);     /* content and digest */
+	in.content = NULL;
+	in.content_len = 0;
+	in.digest_len = 20;
+	assert_vouch_err(vouch_verify(&in, kr, NULL, &res), -EINVAL);     /* wrong length */
+	in.digest_len = 32;
+	in.extra_certs = extra;
+	in.extra_count = 1;
+	opts.extra_certs = extra;
+	opts.extra_count = 1;
+	assert_vouch_err(vouch_verify(&in, kr, &opts, &res), -EINVAL);    /* extra certs twice */
+	in.size = 0;
+	assert_vouch_err(vouch_verify(&in, kr, NULL, &res), -EINVAL);     /* input size */
+	vouch_verify_result_release(NULL);
+	vouch_keyring_free(kr);
+	vouch_keyring_free(kr2);
+	free(content);
 }
 
 static void test_keyring(void **state)
@@ -616,6 +816,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_verify_digest),
 		cmocka_unit_test(test_work_budget),
 		cmocka_unit_test(test_anchor_extensions),
+		cmocka_unit_test(test_option_sizes),
+		cmocka_unit_test(test_verify_call),
 		cmocka_unit_test(test_keyring),
 		cmocka_unit_test(test_keyring_skips),
 	};

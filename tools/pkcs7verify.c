@@ -210,6 +210,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 	int c;
 
 	memset(a, 0, sizeof(*a));
+	a->opts.size = sizeof(a->opts);
 	while ((c = getopt_long(argc, argv, "q", longs, NULL)) != -1) {
 		switch (c) {
 		case O_TRUST:
@@ -615,21 +616,11 @@ static struct vouch_sandbox *start_sandbox(const struct args *a)
 	return sb;
 }
 
-static int parse_message(const struct args *a, struct vouch_sandbox *sb,
-			 struct vouch_pkcs7 **msg, const uint8_t *der, size_t len)
-{
-	if (a->no_sandbox)
-		return vouch_pkcs7_parse(msg, der, len, NULL);
-	if (!sb)
-		return -ENOMEM;
-	return vouch_sandbox_pkcs7_parse(sb, msg, der, len, NULL);
-}
-
 static int run(const struct args *a, struct inputs *in)
 {
 	struct vouch_verify_opts opts = a->opts;
+	struct vouch_verify_input vin = VOUCH_VERIFY_INPUT_INIT;
 	struct vouch_verify_result res;
-	struct vouch_pkcs7 *msg = NULL;
 	const char *why = NULL;
 	size_t sig_len = 0, ndeny = 0;
 	int rc;
@@ -647,28 +638,45 @@ static int run(const struct args *a, struct inputs *in)
 		why = a->content;
 		rc = in->content ? -EINVAL : read_file(a->content, &in->content, &in->content_len);
 	}
-	if (rc == 0) {
-		rc = parse_message(a, in->sb, &msg, in->sig_der, sig_len);
+	/* The sandbox made at the start parses the message, unless --no-sandbox. */
+	if (rc == 0 && !a->no_sandbox && !in->sb) {
+		rc = -ENOMEM;
 		why = "not a valid PKCS#7 SignedData message";
 	}
-	/* The sandbox's failures say what happened to the worker. */
+	/* The sandbox's failures (parsing --certs) say what happened to the worker. */
 	if ((rc == -ECHILD || rc == -ETIMEDOUT) && in->sb)
 		why = tool_sandbox_reason(in->sb, rc, in->reason, sizeof(in->reason));
 	if (rc)
 		return finish(a, rc, why ? why : "input", NULL);
-	if (vouch_pkcs7_has_crls(msg) && !a->quiet) {
+	vin.sig = in->sig_der;          /* decoded already (load_signature) */
+	vin.sig_len = sig_len;
+	vin.format = VOUCH_PKCS7_FORMAT_DER;
+	vin.content = in->content;
+	vin.content_len = in->content_len;
+	vin.extra_certs = (const struct vouch_x509_cert *const *)in->extra;
+	vin.extra_count = in->nextra;
+	vin.sandbox = in->sb;
+	if (a->no_sandbox)
+		opts.flags |= VOUCH_VERIFY_NO_SANDBOX;
+	opts.deny = in->deny;
+	opts.deny_count = ndeny;
+	rc = vouch_verify(&vin, in->kr, &opts, &res);
+	if (rc && !res.msg) {
+		/* Not verified: the message was not parsed. The sandbox's
+		 * failures say what happened to the worker. */
+		why = "not a valid PKCS#7 SignedData message";
+		if ((rc == -ECHILD || rc == -ETIMEDOUT) && in->sb)
+			why = tool_sandbox_reason(in->sb, rc, in->reason, sizeof(in->reason));
+		return finish(a, rc, why, NULL);
+	}
+	if (vouch_pkcs7_has_crls(res.msg) && !a->quiet) {
 		char name[TOOL_ESCAPED_MAX];
 
 		tool_error(prog, "%s: the message's CRLs are ignored: vouch does not check revocation",
 			   tool_escape(a->signature, name, sizeof(name)));
 	}
-	opts.extra_certs = (const struct vouch_x509_cert *const *)in->extra;
-	opts.extra_count = in->nextra;
-	opts.deny = in->deny;
-	opts.deny_count = ndeny;
-	rc = vouch_pkcs7_verify(msg, in->content, in->content_len, in->kr, &opts, &res);
 	rc = finish(a, rc, res.rule ? res.rule : "verification failed", &res);
-	vouch_pkcs7_free(msg);
+	vouch_verify_result_release(&res);
 	return rc;
 }
 

@@ -135,6 +135,7 @@ void tool_sandbox_opts(struct vouch_sandbox_opts *opts, unsigned flags)
 	const char *env = secure_getenv("VOUCH_PARSE_WORKER");
 
 	memset(opts, 0, sizeof(*opts));
+	opts->size = sizeof(*opts);
 	opts->flags = flags;
 	if (env && *env) {
 		worker_source = "$VOUCH_PARSE_WORKER";

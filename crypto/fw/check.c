@@ -283,6 +283,7 @@ static int verify(struct job *j, const struct vouch_hash_alg *alg)
 {
 	const struct fw_rule *r = j->rule;
 	struct vouch_verify_opts opts = {
+		.size = sizeof(opts),
 		.usage = r->usage != FW_USAGE_AUTO ? r->usage
 			 : r->sig_form == VOUCH_FW_SIG_APPENDED ? VOUCH_USAGE_MODULE
 								 : VOUCH_USAGE_FIRMWARE,

@@ -298,7 +298,8 @@ int vouch_chain_build(struct vouch_verify_run *r, struct vouch_verify_signer *ou
 
 	out->chain_len = 0;
 	for (;;) {
-		if (out->chain_len == VOUCH_CHAIN_MAX || out->chain_len > r->max_depth)
+		/* max_depth <= VOUCH_VERIFY_MAX_DEPTH (start()): the array holds the chain. */
+		if (out->chain_len > r->max_depth)
 			return -ENOKEY;         /* deeper than the cap */
 		cur = vouch_chain_trusted_copy(r, cur);
 		out->chain[out->chain_len++] = cur;

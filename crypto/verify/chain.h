@@ -16,14 +16,13 @@
 #include <vouch/pubkey.h>
 #include <vouch/verify.h>
 
-/* The most certificates of one chain (vouch_verify_signer.chain). */
-#define VOUCH_CHAIN_MAX 8
 
 /* A verification in progress. */
 struct vouch_verify_run {
 	const struct vouch_pkcs7 *msg;
 	const struct vouch_keyring *kr;
-	const struct vouch_verify_opts *opts;
+	const struct vouch_verify_opts *opts;   /* &known */
+	struct vouch_verify_opts known;         /* the caller's, as this library knows them */
 	const uint8_t *content;         /* detached content, or NULL */
 	size_t content_len;
 	const struct vouch_hash_alg *given_alg;   /* a digest the caller computed */

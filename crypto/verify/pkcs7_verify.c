@@ -16,7 +16,7 @@
 #include "keyring_internal.h"
 #include "pubkey_internal.h"
 
-#define DEFAULT_MAX_DEPTH 8
+#define DEFAULT_MAX_DEPTH VOUCH_VERIFY_MAX_DEPTH
 #define DEFAULT_MAX_SIGNATURES 64
 /*
  * The default work budget, in RSA-2048 checks (VOUCH_PUBKEY_WORK_UNIT):
@@ -352,20 +352,43 @@ static int run_all(struct vouch_verify_run *r, struct vouch_verify_result *res)
 	return rc;
 }
 
+/*
+ * The caller's options as this library knows them (docs/abi.md): the
+ * fields inside the caller's size, the rest zero (their defaults). A size
+ * below the first version's, absurdly large, or with non-zero bytes past
+ * what this library knows is refused.
+ */
+static int read_opts(struct vouch_verify_opts *dst, const struct vouch_verify_opts *src)
+{
+	memset(dst, 0, sizeof(*dst));
+	if (!src)
+		return 0;
+	if (src->size < VOUCH_VERIFY_OPTS_SIZE_V1 || src->size > 4096)
+		return -EINVAL;
+	for (size_t i = sizeof(*dst); i < src->size; i++)
+		if (((const unsigned char *)src)[i])
+			return -EINVAL;
+	memcpy(dst, src, src->size < sizeof(*dst) ? src->size : sizeof(*dst));
+	return 0;
+}
+
 static int start(struct vouch_verify_run *r, const struct vouch_pkcs7 *msg, const struct vouch_keyring *kr,
 		 const struct vouch_verify_opts *opts)
 {
-	static const struct vouch_verify_opts defaults;
-
+	memset(r, 0, sizeof(*r));
 	if (!msg || !kr)
 		return -EINVAL;
-	memset(r, 0, sizeof(*r));
 	r->msg = msg;
 	r->kr = kr;
-	r->opts = opts ? opts : &defaults;
+	if (read_opts(&r->known, opts))
+		return -EINVAL;
+	r->opts = &r->known;
 	if (r->opts->extra_count && !r->opts->extra_certs)
 		return -EINVAL;
 	if (r->opts->deny_count && !r->opts->deny)
+		return -EINVAL;
+	/* A deeper chain than the result can report is refused, not capped. */
+	if (r->opts->max_depth > VOUCH_VERIFY_MAX_DEPTH)
 		return -EINVAL;
 	r->max_depth = r->opts->max_depth ? r->opts->max_depth : DEFAULT_MAX_DEPTH;
 	r->max_signatures = r->opts->max_signatures ? r->opts->max_signatures
@@ -401,6 +424,7 @@ int vouch_pkcs7_verify(const struct vouch_pkcs7 *msg, const uint8_t *content, si
 	struct vouch_verify_result local;
 	struct vouch_verify_run r;
 	int rc = start(&r, msg, kr, opts);
+	const char *why = rc ? "invalid arguments" : NULL;
 
 	if (!result)
 		result = &local;
@@ -422,8 +446,9 @@ int vouch_pkcs7_verify(const struct vouch_pkcs7 *msg, const uint8_t *content, si
 	if (rc) {
 		memset(result, 0, sizeof(*result));
 		result->rc = rc;
-		result->rule = msg && vouch_pkcs7_has_content(msg) ? "content given differs from the message's own"
-						       : "detached signature without content";
+		result->rule = why ? why
+			     : vouch_pkcs7_has_content(msg) ? "content given differs from the message's own"
+							    : "detached signature without content";
 		return rc;
 	}
 	r.content = content;

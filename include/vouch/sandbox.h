@@ -132,8 +132,15 @@ extern "C" {
 /** How long each end of the channel polls before it sleeps, in microseconds. */
 #define VOUCH_SANDBOX_SPIN_US 100
 
-/** How a sandbox runs its worker; all zero is the default. */
+/**
+ * How a sandbox runs its worker. Extensible (docs/abi.md): the structure
+ * carries its size, new fields are only ever appended, and the library
+ * reads only the fields inside @ref size, giving the defaults for the
+ * rest. Set @ref size to sizeof(struct vouch_sandbox_opts), most simply
+ * with VOUCH_SANDBOX_OPTS_INIT; every other field zero is the default.
+ */
 struct vouch_sandbox_opts {
+	size_t size;             /**< sizeof(struct vouch_sandbox_opts) */
 	unsigned flags;          /**< VOUCH_SANDBOX_* flags (0: persistent worker, filter on) */
 	unsigned timeout_ms;     /**< per request; 0: VOUCH_SANDBOX_TIMEOUT_MS */
 	uint64_t memory_limit;   /**< the worker's RLIMIT_AS; 0: VOUCH_SANDBOX_MEMORY_LIMIT */
@@ -145,6 +152,12 @@ struct vouch_sandbox_opts {
 	const char *worker_path;
 };
 
+/** The size of the first version of struct vouch_sandbox_opts (0.2.0): the smallest accepted. */
+#define VOUCH_SANDBOX_OPTS_SIZE_V1 (offsetof(struct vouch_sandbox_opts, worker_path) + sizeof(const char *))
+
+/** An initialiser for struct vouch_sandbox_opts: the size set, every option its default. */
+#define VOUCH_SANDBOX_OPTS_INIT { .size = sizeof(struct vouch_sandbox_opts) }
+
 /** An opaque sandbox: a worker (started at the first request) and its channel. */
 struct vouch_sandbox;
 
@@ -153,7 +166,10 @@ struct vouch_sandbox;
  *
  * @param[out] out   the sandbox (free with vouch_sandbox_free()).
  * @param[in]  opts  options, or NULL for the defaults; copied.
- * @return -EINVAL if @p out is NULL, the worker path is too long,
+ * @return -EINVAL if @p out is NULL, @p opts->size is below
+ *         VOUCH_SANDBOX_OPTS_SIZE_V1 or above 4096, or above this
+ *         library's sizeof(struct vouch_sandbox_opts) with a non-zero
+ *         byte past it, the worker path is too long,
  *         @p opts has a flag other than the VOUCH_SANDBOX_* options
  *         flags above, or VOUCH_SANDBOX_FORK is set without
  *         VOUCH_SANDBOX_ONE_SHOT; -ENOMEM; otherwise 0.

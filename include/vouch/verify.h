@@ -58,7 +58,9 @@
  * per chain step whatever the number of candidates.
  *
  * Errors in descending priority, as DESIGN.md's table: -EINVAL (caller
- * mistakes, detached content missing or given for attached content),
+ * mistakes: options whose size is wrong (see struct vouch_verify_opts),
+ * max_depth above VOUCH_VERIFY_MAX_DEPTH,
+ * detached content missing or given for attached content),
  * -EBADMSG (malformed: no SignerInfo at all, attribute rules of RFC
  * 5652, a missing signer certificate field; a cap on signature checks or
  * work exceeded), -ENOPKG, -EKEYREJECTED (a signature or digest does
@@ -107,6 +109,8 @@ enum vouch_verify_purpose {
 #define VOUCH_VERIFY_ALLOW_LEGACY  0x2u  /**< accept RSA keys of 1024..2047 bits */
 #define VOUCH_VERIFY_ALL_SIGNERS   0x4u  /**< every signer must chain to the keyring */
 #define VOUCH_VERIFY_CHECK_TIME    0x8u  /**< check validity periods at @ref vouch_verify_opts.time */
+/** vouch_verify() only: parse the message in this process, not in a sandbox. */
+#define VOUCH_VERIFY_NO_SANDBOX    0x10u
 
 /** A SHA-256 on the deny list: of content ("bin:") or of a certificate's TBS ("tbs:"). */
 struct vouch_deny_entry {
@@ -114,8 +118,17 @@ struct vouch_deny_entry {
 	uint8_t sha256[VOUCH_SHA256_LEN];
 };
 
-/** Verification options; zero-initialised means the defaults. */
+/**
+ * Verification options. Extensible (docs/abi.md): the structure carries
+ * its size, new fields are only ever appended, and the library reads only
+ * the fields inside @ref size, giving the defaults for the rest. Set
+ * @ref size to sizeof(struct vouch_verify_opts), most simply with
+ * VOUCH_VERIFY_OPTS_INIT; every other field zero means its default.
+ * A size below VOUCH_VERIFY_OPTS_SIZE_V1, above 4096, or above the
+ * library's own sizeof with a non-zero byte past it is -EINVAL.
+ */
 struct vouch_verify_opts {
+	size_t size;                                /**< sizeof(struct vouch_verify_opts) */
 	int usage;                                  /**< enum vouch_verify_usage */
 	int purpose;                                /**< enum vouch_verify_purpose */
 	unsigned flags;                             /**< VOUCH_VERIFY_* */
@@ -124,7 +137,13 @@ struct vouch_verify_opts {
 	size_t extra_count;
 	const struct vouch_deny_entry *deny;
 	size_t deny_count;
-	size_t max_depth;                           /**< chain length cap; 0: 8 */
+	/**
+	 * The most certificates above the signer's in a chain (a chain holds
+	 * at most max_depth + 1); 0: VOUCH_VERIFY_MAX_DEPTH. Above
+	 * VOUCH_VERIFY_MAX_DEPTH (a chain longer than
+	 * vouch_verify_signer.chain holds) is -EINVAL.
+	 */
+	size_t max_depth;
 	size_t max_signatures;                      /**< signature checks per call; 0: 64 */
 	/**
 	 * Verification work per call, in units of one RSA-2048 check with
@@ -132,6 +151,17 @@ struct vouch_verify_opts {
 	 */
 	uint64_t max_work;
 };
+
+/** The size of the first version of struct vouch_verify_opts (0.2.0): the smallest accepted. */
+#define VOUCH_VERIFY_OPTS_SIZE_V1 (offsetof(struct vouch_verify_opts, max_work) + sizeof(uint64_t))
+
+/** An initialiser for struct vouch_verify_opts: the size set, every option its default. */
+#define VOUCH_VERIFY_OPTS_INIT { .size = sizeof(struct vouch_verify_opts) }
+
+/** The most certificates of one chain, the signer's and the anchor included: vouch_verify_signer.chain. */
+#define VOUCH_VERIFY_MAX_CHAIN 8
+/** The largest vouch_verify_opts.max_depth, and its default: a chain of VOUCH_VERIFY_MAX_CHAIN. */
+#define VOUCH_VERIFY_MAX_DEPTH (VOUCH_VERIFY_MAX_CHAIN - 1)
 
 /** How one signer fared. */
 struct vouch_verify_signer {
@@ -145,7 +175,8 @@ struct vouch_verify_signer {
 	int has_signing_time;                    /**< a signingTime attribute was signed */
 	int64_t signing_time;                    /**< its value, seconds since the epoch */
 	size_t chain_len;                        /**< certificates from the signer to the anchor */
-	const struct vouch_x509_cert *chain[8];  /**< the signer first, the keyring entry last */
+	/** The signer first, the keyring entry last: chain_len of them. */
+	const struct vouch_x509_cert *chain[VOUCH_VERIFY_MAX_CHAIN];
 };
 
 /** The result: the verdict and each signer. */
@@ -165,7 +196,105 @@ struct vouch_verify_result {
 	uint8_t digest[VOUCH_HASH_MAX_LEN];          /**< the content digest (first signer's hash) */
 	size_t digest_len;
 	const struct vouch_hash_alg *digest_alg;
+	/**
+	 * vouch_verify() only (NULL otherwise): the message it parsed and,
+	 * for PEM input, the DER it decoded, which @ref content, the signers'
+	 * certificates and chains point into. Owned by the result: free them
+	 * with vouch_verify_result_release().
+	 */
+	struct vouch_pkcs7 *msg;
+	uint8_t *owned_der;
 };
+
+struct vouch_sandbox;
+
+/**
+ * What vouch_verify() verifies. Extensible as the options are (docs/abi.md):
+ * set @ref size to sizeof(struct vouch_verify_input), most simply with
+ * VOUCH_VERIFY_INPUT_INIT; fields past the caller's size are NULL or 0.
+ */
+struct vouch_verify_input {
+	size_t size;                  /**< sizeof(struct vouch_verify_input) */
+	const uint8_t *sig;           /**< the signature file's bytes (required) */
+	size_t sig_len;
+	int format;                   /**< enum vouch_pkcs7_format (vouch_pkcs7_decode()); 0: AUTO */
+	/** Detached content, or NULL (attached content, or a digest below). */
+	const uint8_t *content;
+	size_t content_len;
+	/** A digest of detached content the caller streamed, or NULL; with @ref digest_alg. */
+	const struct vouch_hash_alg *digest_alg;
+	const uint8_t *digest;
+	size_t digest_len;            /**< digest_alg->digest_len */
+	/** Untrusted certificates for chains (instead of vouch_verify_opts.extra_certs). */
+	const struct vouch_x509_cert *const *extra_certs;
+	size_t extra_count;
+	/**
+	 * The sandbox to parse in (the caller's, only used), or NULL: a
+	 * one-shot sandbox made for the call (vouch/sandbox.h defaults),
+	 * unless the options have VOUCH_VERIFY_NO_SANDBOX.
+	 */
+	struct vouch_sandbox *sandbox;
+};
+
+/** The size of the first version of struct vouch_verify_input: the smallest accepted. */
+#define VOUCH_VERIFY_INPUT_SIZE_V1 (offsetof(struct vouch_verify_input, sandbox) + sizeof(void *))
+
+/** An initialiser for struct vouch_verify_input: the size set, everything else absent. */
+#define VOUCH_VERIFY_INPUT_INIT { .size = sizeof(struct vouch_verify_input) }
+
+/**
+ * The one call for the common job: decode a signature file (DER or PEM,
+ * vouch_pkcs7_decode()), parse it in a sandbox (the caller's, else a
+ * one-shot one made for the call; in this process with
+ * VOUCH_VERIFY_NO_SANDBOX), and verify it against @p kr: over its
+ * attached content, the caller's detached content, or a digest the
+ * caller streamed (vouch_pkcs7_verify_digest()), with the input's extra
+ * certificates. The verdict is the return value and @p res->rc; @p res
+ * says how each signer fared.
+ *
+ * The lower-level calls stay for callers who need the halves:
+ * vouch_pkcs7_decode(), vouch_sandbox_pkcs7_submit()/collect() or
+ * vouch_pkcs7_parse(), then vouch_pkcs7_verify() or
+ * vouch_pkcs7_verify_digest() (the lower half: the firmware checker
+ * hashes the blob while the worker parses, then calls the latter).
+ *
+ * Ownership: the result owns the parsed message (@p res->msg) and any
+ * DER decoded from PEM (@p res->owned_der), since its certificates,
+ * chains and content point into them; the message also points into
+ * @p in->sig for DER input, which must outlive the result. Free with
+ * vouch_verify_result_release(), whatever the return value. With a NULL
+ * @p res they are freed before the return.
+ *
+ * @param[in]  in    what to verify (required).
+ * @param[in]  kr    the trusted certificates.
+ * @param[in]  opts  options, or NULL for the defaults.
+ * @param[out] res   the verdict and each signer, or NULL.
+ * @return 0 if accepted; -EINVAL for a NULL @p in, @p kr or @p in->sig,
+ *         a wrong @p in->size or options size, an unknown format, both
+ *         content and a digest, a digest without its algorithm or of the
+ *         wrong length, extra certificates in both the input and the
+ *         options; the codes of vouch_pkcs7_decode() (-EBADMSG: neither
+ *         DER nor strict PEM); of vouch_pkcs7_parse() (-EBADMSG and the
+ *         rest for a malformed message; then @p res->msg is NULL); of
+ *         vouch_sandbox_new() and vouch_sandbox_pkcs7_parse() (-ECHILD,
+ *         -ETIMEDOUT: the worker died, lied or did not answer); -ENOMEM;
+ *         otherwise those of vouch_pkcs7_verify() or
+ *         vouch_pkcs7_verify_digest(). @p res->rule says which rule
+ *         decided in every case.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_verify(const struct vouch_verify_input *in,
+						const struct vouch_keyring *kr,
+						const struct vouch_verify_opts *opts,
+						struct vouch_verify_result *res);
+
+/**
+ * Free what a vouch_verify() result owns (the message and decoded DER)
+ * and set those fields to NULL; the rest of the result is left as it
+ * is, its pointers then dangling. Harmless on a result of
+ * vouch_pkcs7_verify() (which owns nothing) or one released already.
+ * @param[in,out] res  the result, or NULL (then nothing happens).
+ */
+VOUCH_EXPORT void vouch_verify_result_release(struct vouch_verify_result *res);
 
 /**
  * Verify a parsed SignedData.
