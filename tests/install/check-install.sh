@@ -13,7 +13,7 @@
 #     `pkg-config --cflags --libs vouch` (shared) and with
 #     `pkg-config --static --cflags --libs vouch` and -static (libtasn1
 #     comes from Requires.private), and both run and verify a signature;
-#   - readelf and ldd show the shared one needing libvouch.so.0 from the
+#   - readelf and ldd show the shared one needing libvouch.so.MAJOR from the
 #     installed directory, and the static one needing nothing.
 # Prints one line per check; exits 1 if any failed. $CC (default cc)
 # builds the example. Called by tools/test on the release build.
@@ -57,7 +57,9 @@ for h in "$src"/include/vouch/*.h; do
 	check_file "$includedir/vouch/$(basename "$h")"
 done
 version=$(meson introspect --projectinfo "$build" | python3 -c 'import json, sys; print(json.load(sys.stdin)["version"])')
-for f in libvouch.so libvouch.so.0 "libvouch.so.$version" libvouch.a pkgconfig/vouch.pc; do
+# The soname's major: libvouch.so.$major (vouch_soversion in meson.build).
+major=$(sed -n "s/^vouch_soversion = '\([0-9]*\)'$/\1/p" "$(dirname "$0")/../../meson.build")
+for f in libvouch.so "libvouch.so.$major" "libvouch.so.$version" libvouch.a pkgconfig/vouch.pc; do
 	check_file "$libdir/$f"
 done
 for t in pkcs7verify vouch-hash vouch-rand vouch-bench; do
@@ -129,15 +131,15 @@ if [ -x "$work/example-shared" ]; then
 	else
 		fail "shared example"
 	fi
-	if readelf -d "$work/example-shared" | grep -q 'NEEDED.*\[libvouch\.so\.0\]'; then
-		pass "shared example: NEEDED libvouch.so.0"
+	if readelf -d "$work/example-shared" | grep -q "NEEDED.*\[libvouch\.so\.$major\]"; then
+		pass "shared example: NEEDED libvouch.so.$major"
 	else
-		fail "shared example does not need libvouch.so.0"
+		fail "shared example does not need libvouch.so.$major"
 	fi
-	if LD_LIBRARY_PATH=$dest$libdir ldd "$work/example-shared" | grep -q "libvouch\.so\.0 => $dest$libdir/libvouch\.so\.0 "; then
-		pass "shared example: ldd resolves libvouch.so.0 in the installed libdir"
+	if LD_LIBRARY_PATH=$dest$libdir ldd "$work/example-shared" | grep -q "libvouch\.so\.$major => $dest$libdir/libvouch\.so\.$major "; then
+		pass "shared example: ldd resolves libvouch.so.$major in the installed libdir"
 	else
-		fail "shared example: ldd does not resolve libvouch.so.0 to $dest$libdir"
+		fail "shared example: ldd does not resolve libvouch.so.$major to $dest$libdir"
 	fi
 fi
 
