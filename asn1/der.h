@@ -22,7 +22,7 @@
  *                     walk over every element, because libtasn1 does not
  *                     enforce canonical DER (it accepts non-minimal lengths
  *                     and INTEGERs, BOOLEAN values other than 00/FF, ...;
- *                     ../shared/notes/pkcs7.md §2.4). The walk refuses:
+ *                     see docs/malformed.md). The walk refuses:
  *                     indefinite and non-minimal lengths, non-minimal tag
  *                     numbers, constructed strings, primitive SEQUENCE/SET,
  *                     non-minimal, empty or over-long (VOUCH_DER_MAX_INTEGER)
@@ -69,7 +69,7 @@ struct asn1_node_st;
 #define VOUCH_DER_MAX_LEN ((size_t)0x7fffffff)
 /* The longest OBJECT IDENTIFIER content accepted (CVE-2023-2650's DoS). */
 #define VOUCH_DER_MAX_OID 64
-/* The deepest nesting of constructed elements accepted (issue 7's 16:
+/* The deepest nesting of constructed elements accepted (16:
  * real certificates and messages need about 10). */
 #define VOUCH_DER_MAX_DEPTH 16
 /* BER's nesting cap: deeper, for the timestamp tokens (whole SignedData

@@ -1,5 +1,5 @@
 /*
- * The one format decision for every file vouch reads (DESIGN.md: "one
+ * The one format decision for every file vouch reads (docs/contracts.md: "one
  * format decision per input, in one place"): a signature file is DER/BER
  * spanning the whole file or strict PEM; a certificate file is one DER
  * certificate or PEM text with explanatory text allowed between blocks.

@@ -450,7 +450,7 @@ static int read_signed_data(struct ctx *c, struct vouch_span sd)
 		c->where->signer_infos = f[5];
 	}
 	if (version != 1 && version != 3)
-		return -EBADMSG;                /* MALFORMED.md N4 */
+		return -EBADMSG;                /* docs/malformed.md N4 */
 	msg->version = (int)version;
 	rc = read_set(c->root, f[1], msg->digest_algs, VOUCH_PKCS7_MAX_DIGEST_ALGS,
 		      &msg->digest_alg_count);
@@ -573,7 +573,7 @@ int vouch_pkcs7_parse_layout(struct vouch_pkcs7 **out, const uint8_t *buf, size_
 		return -ENOMEM;
 	rc = read_message(msg, buf, len, limits, layout);
 	if (rc == -ENOENT)
-		rc = -EBADMSG;                  /* a mandatory field absent (MALFORMED.md row 2) */
+		rc = -EBADMSG;                  /* a mandatory field absent (docs/malformed.md row 2) */
 	if (rc) {
 		vouch_pkcs7_free(msg);
 		return rc;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""pkcs7verify on CMS messages made by OpenSSL (issue 8), by manifest.
+"""pkcs7verify on CMS messages made by OpenSSL, by manifest.
 
     check_cms.py PKCS7VERIFY DIR
     check_cms.py PKCS7VERIFY --fresh [--openssl OPENSSL] [--seed N] [--keep DIR]
@@ -39,7 +39,7 @@ DELIBERATE = [
      'OpenSSL 3.0 builds chains only from the message\'s certificates (CMS_verify), '
      '-certfile is searched for signer certificates only; vouch uses --certs for both'),
     ('sha1-p256', ('refused', 'accepted'),
-     'vouch refuses SHA-1 unless --allow-sha1 (DESIGN.md: disabled by policy, exit 4)'),
+     'vouch refuses SHA-1 unless --allow-sha1 (docs/contracts.md: disabled by policy, exit 4)'),
     ('two-signers-one-untrusted', ('accepted', 'refused'),
      'one signer chaining to the keyring suffices, as in the kernel (pkcs7_validate_trust); '
      'CMS_verify wants every signer verified'),

@@ -101,7 +101,7 @@ def main():
     expect(tool, ['--bogus'], 64, 'unknown option')
     expect(tool, base + ['--no-sandbox', 'vouch/signed.bin'], 0, '--no-sandbox')
 
-    # Names are escaped everywhere (issue 22 item 5): a newline cannot forge
+    # Names are escaped everywhere: a newline cannot forge
     # an 'accepted' line; JSON stays valid and keeps the bytes.
     forged = 'x\nfwcheck: vouch/signed.bin: accepted: signature verified'
     code, out, err = run(tool, base + ['--json', forged])
@@ -113,7 +113,7 @@ def main():
     if '\x1b' in err or '\\xc3\\xa9\\x1b[2J' not in err or json.loads(out)['verdict'] != 'refused':
         sys.exit('FAIL escapes: %r %r' % (err, out))
 
-    # Long names (issue 22 item 4): a component over 255 bytes cannot exist
+    # Long names: a component over 255 bytes cannot exist
     # (usage, 64); a 252-255 byte name loads under 'signature none' although
     # its NAME.p7s could not exist.
     expect(tool, base + ['vouch/' + 'a' * 256], 64, 'component over NAME_MAX', 'too long')
@@ -129,14 +129,14 @@ def main():
             expect(tool, ['--policy', none, '--file', os.path.join(fw, 'b' * n)], 0,
                    '--file name of %d bytes' % n)
 
-    # The printed digest is the one a deny entry names (issue 22 item 2).
+    # The printed digest is the one a deny entry names.
     out, err = expect(tool, base + ['--json', 'vouch/signed.bin'], 0, 'digest printed')
     obj = json.loads(out)
     if obj['digest']['covers'] != 'file' or 'sha256:' + obj['digest']['hex'] not in err:
         sys.exit('FAIL digest printed: %r %r' % (obj, err))
 
     # A keyring with a certificate vouch cannot use beside the signer's: the
-    # signer still verifies, and the skipped one is named (issue 22 item 8).
+    # signer still verifies, and the skipped one is named.
     with tempfile.TemporaryDirectory() as tmp:
         ring = os.path.join(tmp, 'ring.pem')
         fmt = os.path.join(os.path.dirname(data), 'format')

@@ -102,7 +102,7 @@ def fixtures(tool, data):
 
 
 def formats(tool, f):
-    """One format decision per file (issue 22, item 1; tests/data/format).
+    """One format decision per file (tests/data/format).
 
     A DER message that quotes PEM text is DER: the attacker's forgeries are
     judged as what they are (exit 2 against the trusted key, their own

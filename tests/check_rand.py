@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """vouch-rand as a user runs it: exact sizes and suffixes, the hex and
 base64 formats (base64 laid out as `openssl rand -base64` lays it out),
--o FILE, every --mech and --pr, fresh output on every run, DESIGN.md's
+-o FILE, every --mech and --pr, fresh output on every run, docs/contracts.md's
 usage exit code (64), and a quiet end when the reader closes the pipe.
 The statistics of the bytes are check_rand_stats.py's.
 

@@ -280,7 +280,7 @@ def run_dieharder(rand, source):
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """argparse, with DESIGN.md's usage exit code (64) instead of 2."""
+    """argparse, with docs/contracts.md's usage exit code (64) instead of 2."""
 
     def error(self, message):
         self.print_usage(sys.stderr)

@@ -39,7 +39,7 @@ def exported(lib):
     return names
 
 
-# What only the test build of the library has (issue 23): the seams that
+# What only the test build of the library has: the seams that
 # switch a check off or replace a source, and what tests observe through.
 TEST_ONLY = {
     'vouch_seed_set_ops': 'rng/getrandom.c: replaces the seed source',

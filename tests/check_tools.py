@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The tools as a user runs them: vouch-hash agrees with Python's hashlib
-for every algorithm, on files and on standard input, and keeps DESIGN.md's
+for every algorithm, on files and on standard input, and keeps docs/contracts.md's
 exit codes; vouch-bench prints NAME SIZE VALUE UNIT lines.
 
 usage: check_tools.py VOUCH_HASH VOUCH_BENCH

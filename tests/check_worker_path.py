@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Where the tools find their parse worker (issue 23, item 1), as a user runs them.
+"""Where the tools find their parse worker, as a user runs them.
 
     check_worker_path.py PKCS7VERIFY FWCHECK FWLOAD VOUCH_BENCH WORKER DATA_DIR
 

@@ -2,7 +2,7 @@
  * The DER reader (asn1/der.h), the key and algorithm readers built on it
  * (asn1/keys.h) and PEM decoding (asn1/pem.h): canonical-DER rules one by
  * one, every truncation of valid inputs, hostile lengths and nesting, and
- * the RFC rules of each reader (MALFORMED.md rows 1, 3, 12, 13, 16-18, 23;
+ * the RFC rules of each reader (docs/malformed.md rows 1, 3, 12, 13, 16-18, 23;
  * checklist N23).
  */
 #include <errno.h>
@@ -62,7 +62,7 @@ static const struct der_case sig_cases[] = {
 	{ "OCTET STRING for s", "3006020101040102", -EBADMSG, -EBADMSG },
 	{ "empty", "", -EBADMSG, -EBADMSG },
 	{ "one byte", "30", -EBADMSG, -EBADMSG },
-	{ "30 30 (MALFORMED.md row 3)", "3030", -EBADMSG, -EBADMSG },
+	{ "30 30 (docs/malformed.md row 3)", "3030", -EBADMSG, -EBADMSG },
 	{ "high-tag universal (row 17)", "3007020101" "1f2101" "02", -EBADMSG, -EBADMSG },
 };
 
@@ -110,7 +110,7 @@ static void test_canonical_walk_cases(void **state)
 }
 
 /* Every proper prefix of a valid encoding is malformed in both modes
- * (MALFORMED.md rows 1, 3, 18), and the reader never reads past it:
+ * (docs/malformed.md rows 1, 3, 18), and the reader never reads past it:
  * each prefix is a fresh allocation of exactly its length, for ASan. */
 static void check_prefixes(const char *type, const uint8_t *der, size_t len)
 {
@@ -143,7 +143,7 @@ static void test_truncations(void **state)
 }
 
 /* Nesting beyond VOUCH_DER_MAX_DEPTH is refused before libtasn1 sees it
- * (MALFORMED.md row 16), and at the limit the walk itself is fine. */
+ * (docs/malformed.md row 16), and at the limit the walk itself is fine. */
 static uint8_t *nested(size_t depth, size_t *len)
 {
 	uint8_t *buf = malloc(2 * depth + 2);
@@ -359,7 +359,7 @@ static void test_spki_cases(void **state)
 	}
 }
 
-/* RSASSA-PSS-params, defaults and MALFORMED.md rows 12, 13 and N23. */
+/* RSASSA-PSS-params, defaults and docs/malformed.md rows 12, 13 and N23. */
 static const struct {
 	const char *what;
 	const char *hex;
@@ -477,7 +477,7 @@ static void test_ecdsa_sig_read(void **state)
 }
 
 /* libtasn1 takes an empty SEQUENCE for any SEQUENCE type: every reader
- * must notice the mandatory fields are missing (MALFORMED.md row 2). */
+ * must notice the mandatory fields are missing (docs/malformed.md row 2). */
 static void test_empty_sequences(void **state)
 {
 	static const uint8_t empty[] = { 0x30, 0x00 };

@@ -1,5 +1,5 @@
 /*
- * The one format decision per input (issue 22, item 1): a signature file
+ * The one format decision per input: a signature file
  * is DER/BER spanning the whole file or strict PEM (vouch_pkcs7_decode());
  * a certificate file is one DER certificate or PEM text whose blocks are
  * taken whole, from lines of their own (vouch_x509_file_next()). The

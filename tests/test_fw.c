@@ -415,7 +415,7 @@ static void test_policy_file(void **state)
 	vouch_fw_policy_free(p);
 }
 
-/* ---- Appended signatures re-encoded (issue 22 item 2) ---- */
+/* ---- Appended signatures re-encoded ---- */
 
 /* A DER element's header at b[off]: its length, and the content's in *len. */
 static size_t der_hdr(const uint8_t *b, size_t off, size_t *len)
@@ -649,7 +649,7 @@ static void test_appended_reencoded(void **state)
 	free(ec);
 }
 
-/* ---- usage unspecified: the real regulatory database (issue 22 item 9) ---- */
+/* ---- usage unspecified: the real regulatory database ---- */
 
 static void test_regdb_unspecified(void **state)
 {

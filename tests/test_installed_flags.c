@@ -1,6 +1,6 @@
 /*
  * What the installed library and worker do with the test build's sandbox
- * flags (issue 23): nothing turns the filter off. This program is linked
+ * flags: nothing turns the filter off. This program is linked
  * with the installed shared library (vouch_dep, not the test build the
  * other suites use) and sees only the public headers, as an outside
  * program would; $VOUCH_PARSE_WORKER is the installed worker as built.

@@ -1,5 +1,5 @@
 /*
- * The malformed corpus (MALFORMED.md §3 and §3.1): every input of
+ * The malformed corpus (docs/malformed.md §3 and §3.1): every input of
  * tests/data/malformed through the parser its row in
  * tests/cases/malformed.txt names, with the exact code; every span a
  * successful parse returns lies inside its input. Then every single-bit

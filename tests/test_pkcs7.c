@@ -222,7 +222,7 @@ static void test_limits(void **state)
 	l.max_certs = VOUCH_PKCS7_MAX_CERTS + 1;
 	assert_vouch_err(parse_with("attached.der", &l), -EINVAL);
 	assert_vouch_err(vouch_pkcs7_parse(NULL, (const uint8_t *)"", 0, NULL), -EINVAL);
-	/* Empty SEQUENCEs where fields are mandatory (MALFORMED.md row 2). */
+	/* Empty SEQUENCEs where fields are mandatory (docs/malformed.md row 2). */
 	{
 		struct vouch_pkcs7 *msg;
 		struct vouch_x509_cert *cert;
@@ -386,7 +386,7 @@ static void test_module_split(void **state)
 	assert_int_equal(sig.len, sig_len);
 	assert_vouch_ok(vouch_pkcs7_parse(&msg, mod + sig.off, sig.len, NULL));
 	vouch_pkcs7_free(msg);
-	/* MALFORMED.md N33, one field at a time. */
+	/* docs/malformed.md N33, one field at a time. */
 	assert_vouch_err(vouch_pkcs7_split_module(mod, len - 1, &content_len, &sig), -ENODATA);
 	assert_vouch_err(vouch_pkcs7_split_module(mod, 10, &content_len, &sig), -ENODATA);
 	for (int field = 0; field < 12; field++) {

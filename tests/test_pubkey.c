@@ -1,7 +1,7 @@
 /*
  * vouch/pubkey.h: keys from SubjectPublicKeyInfo (DER and PEM), signature
  * algorithm identifiers, and verification with the scheme checked against
- * the key (MALFORMED.md rows 8 and 12, checklist N20-N23), on the
+ * the key (docs/malformed.md rows 8 and 12, checklist N20-N23), on the
  * fixtures of tests/data/keys (made by gen-keys.sh with OpenSSL).
  */
 #include <errno.h>
@@ -225,7 +225,7 @@ static void test_verify(void **state)
 	}
 }
 
-/* MALFORMED.md row 8 and N21: the scheme must suit the key. */
+/* docs/malformed.md row 8 and N21: the scheme must suit the key. */
 static void test_scheme_mismatch(void **state)
 {
 	const struct vouch_sig_alg pkcs1 = { VOUCH_SIG_RSA_PKCS1, &vouch_sha256_alg, NULL, 0 };
@@ -324,7 +324,7 @@ static bool span_inside(struct vouch_span inner, struct vouch_span outer)
 	return inner.off >= outer.off && inner.off + inner.len <= outer.off + outer.len;
 }
 
-/* The parser hands the key and an ECDSA signature over as values (issue 23). */
+/* The parser hands the key and an ECDSA signature over as values. */
 static void test_cert_values(void **state)
 {
 	struct vouch_x509_cert *ec = cms_cert("p256.pem"), *rsa = cms_cert("rsa2048.pem");

@@ -645,7 +645,7 @@ static void test_key_policy(void **state)
 	assert_vouch_err(vouch_rsa_key_load(&key, n, nl, e, el, 0), -EBADMSG);
 	/* e > n is malformed; e = n - 2 (the largest odd e below n) is past the
 	 * exponent bound: unsupported, as an 8192-bit modulus with an 8192-bit
-	 * e cost some 180 ms per verification (issue 22 item 3). */
+	 * e cost some 180 ms per verification. */
 	make_n(n, nl, 2048);
 	{
 		uint8_t big[VOUCH_RSA_MAX_BYTES + 8];

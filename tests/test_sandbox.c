@@ -1,5 +1,5 @@
 /*
- * The seccomp parse sandbox (issue 9): results identical to the
+ * The seccomp parse sandbox: results identical to the
  * in-process parsers over every corpus; each forbidden system call kills
  * the worker with SIGSYS and the parent reports it; crashes, hangs and
  * every kind of lie are refused and the parent carries on; 10,000

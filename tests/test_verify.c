@@ -171,7 +171,7 @@ static void test_untrusted(void **state)
 	assert_vouch_err(verify(&f, NULL, &res), -ENOKEY);
 	assert_false(res.signers[0].trusted);
 	unload(&f);
-	/* Certificates only: no signers, malformed for verification (DESIGN.md). */
+	/* Certificates only: no signers, malformed for verification (docs/contracts.md). */
 	load(&f, "pkcs7/certs-only.der", both_signers);
 	assert_vouch_err(vouch_pkcs7_verify(f.msg, f.content, f.content_len, f.kr, NULL, &res),
 			 -EBADMSG);
@@ -179,7 +179,7 @@ static void test_untrusted(void **state)
 	unload(&f);
 }
 
-/* A trusted certificate's issuer, serial and SKID on another key (issue 8). */
+/* A trusted certificate's issuer, serial and SKID on another key. */
 static void test_cloned_identifiers(void **state)
 {
 	struct vouch_verify_result res;
@@ -488,7 +488,7 @@ static double cpu_seconds(void)
  * check; work-many.der has 16 signers walking them. Without the budget the
  * one-signer message tried all 31 (56 units each, and 16 per key load) and
  * refused with -EKEYREJECTED; with it, the call stops when 128 units are
- * spent, -EBADMSG. The time is printed, not asserted (DESIGN.md: speed in
+ * spent, -EBADMSG. The time is printed, not asserted (docs/contracts.md: speed in
  * benchmarks), but for a sanity bound a hundred times above it: measured
  * here, 1.0 to 1.2 ms on the accelerated paths and 2.2 to 2.6 ms on the
  * portable ones, for either message (11 s for the issue's 140 KB message

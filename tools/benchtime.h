@@ -2,7 +2,7 @@
  * The measuring half of vouch-bench, shared with the OpenSSL peer program
  * (tests/peer/bench_openssl.c) so both sides are timed the same way:
  * calibrate until one repetition lasts about 20 ms, take the median of
- * BENCH_REPS repetitions, print DESIGN.md's "NAME SIZE VALUE UNIT" lines.
+ * BENCH_REPS repetitions, print docs/contracts.md's "NAME SIZE VALUE UNIT" lines.
  */
 #ifndef VOUCH_BENCHTIME_H
 #define VOUCH_BENCHTIME_H

@@ -1,7 +1,7 @@
 /*
  * fwcheck: check firmware blobs against a policy (vouch/fw.h), by name
  * along the kernel's search path or one file by path, with the exit codes
- * of DESIGN.md's command-line contract. See fwcheck(1) and
+ * of docs/contracts.md's command-line contract. See fwcheck(1) and
  * vouch-fw-policy(5).
  */
 #include <errno.h>

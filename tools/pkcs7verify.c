@@ -1,6 +1,6 @@
 /*
  * pkcs7verify: verify a PKCS#7 / CMS SignedData signature against trusted
- * certificates, with the exit codes of DESIGN.md's command-line contract.
+ * certificates, with the exit codes of docs/contracts.md's command-line contract.
  * See pkcs7verify(1) (tools/pkcs7verify.1) for the options and --json.
  */
 #include <ctype.h>

@@ -1,5 +1,5 @@
 /*
- * What the command-line tools share: DESIGN.md's exit codes, reading
+ * What the command-line tools share: docs/contracts.md's exit codes, reading
  * files, and printing bytes.
  */
 #ifndef VOUCH_TOOLCOMMON_H
@@ -12,7 +12,7 @@
 #include <vouch/keyring.h>
 #include <vouch/sandbox.h>
 
-/* Exit codes of the command-line contract (DESIGN.md). */
+/* Exit codes of the command-line contract (docs/contracts.md). */
 enum {
 	EXIT_ACCEPTED = 0,
 	EXIT_REJECTED = 1,

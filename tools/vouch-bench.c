@@ -1,5 +1,5 @@
 /*
- * vouch-bench: libvouch's speed, one figure per line, as DESIGN.md asks:
+ * vouch-bench: libvouch's speed, one figure per line, as docs/contracts.md asks:
  *
  *     NAME SIZE VALUE UNIT          e.g.  sha256 1048576 2100.5 MB/s
  *

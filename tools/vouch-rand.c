@@ -12,7 +12,7 @@
  * so that any NBYTES streams in constant memory (`vouch-rand 1T |
  * dieharder -g 200`).
  *
- * Exit codes (DESIGN.md, through tool_exit_code()): 0 all bytes written;
+ * Exit codes (docs/contracts.md, through tool_exit_code()): 0 all bytes written;
  * 64 usage error; 66 FILE could not be created (missing directory,
  * permission) or an I/O error; 70 the RNG failed or another write error
  * (a full disk). A reader that closes the pipe early ends the program

@@ -1,5 +1,5 @@
 /*
- * One line per error code, in the words of DESIGN.md's table: what the
+ * One line per error code, in the words of docs/contracts.md's table: what the
  * code means for a caller of libvouch, not what the C library says of the
  * errno in general.
  */

@@ -2,7 +2,7 @@
  * The DER front ends of the public key API (see vouch/pubkey.h): the
  * ASN.1 layer reads, crypto/verify works on the values. This is the one
  * layer allowed to call both, so that crypto/verify never reads DER
- * (DESIGN.md) and asn1 never uses crypto.
+ * (docs/contracts.md) and asn1 never uses crypto.
  */
 #include <errno.h>
 #include <string.h>

@@ -11,7 +11,7 @@
 #include "keyring_internal.h"
 #include "pubkey_internal.h"
 
-/* DESIGN.md's precedence, first wins: malformed > not implemented >
+/* docs/contracts.md's precedence, first wins: malformed > not implemented >
  * mismatch > deny list > no trusted key > expired > policy. */
 static int rank(int rc)
 {

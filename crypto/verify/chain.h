@@ -46,7 +46,7 @@ static inline bool vouch_verify_bytes_equal(const uint8_t *a, size_t alen,
 }
 
 /*
- * DESIGN.md's precedence, first wins: malformed > not implemented >
+ * docs/contracts.md's precedence, first wins: malformed > not implemented >
  * mismatch > deny list > no trusted key > expired > policy. The worse of
  * two results (0 is none).
  */
@@ -54,7 +54,7 @@ int vouch_verify_worse(int a, int b);
 
 /*
  * The signer's certificate among the candidates: issuer and serial
- * together (never the serial alone: MALFORMED.md N7), compared as bytes as
+ * together (never the serial alone: docs/malformed.md N7), compared as bytes as
  * the kernel does (a signer names its certificate's issuer by copying it),
  * or the SKID; NULL if none.
  */

@@ -1,7 +1,7 @@
 /*
  * PKCS#7 SignedData verification (see vouch/verify.h): per signer the
  * digest, the signed attributes, the signature and the chain to the
- * keyring, then the verdict over all signers with DESIGN.md's precedence.
+ * keyring, then the verdict over all signers with docs/contracts.md's precedence.
  * The semantics are the kernel's pkcs7_verify.c and pkcs7_trust.c, in
  * one call.
  */
@@ -254,7 +254,7 @@ static int verify_signer(struct vouch_verify_run *r, const struct vouch_pkcs7_si
 				     : rc == -EKEYEXPIRED ? "a certificate of the chain is not valid now"
 				     : rc == -EPERM ? "an unknown critical extension in the chain"
 				     : limit_or(r, rc, "a link of the chain does not verify"));
-	/* Policy last: "no trusted key" and the rest outrank it (DESIGN.md). */
+	/* Policy last: "no trusted key" and the rest outrank it (docs/contracts.md). */
 	rc = check_purpose(r, out->cert, out);
 	if (rc)
 		return rc;
@@ -302,7 +302,7 @@ static int verdict(const struct vouch_verify_run *r, struct vouch_verify_result 
 	if (failure)
 		return failure;
 	if (res->signer_count == 0) {
-		/* DESIGN.md: zero SignerInfos is malformed (a certificates-only
+		/* docs/contracts.md: zero SignerInfos is malformed (a certificates-only
 		 * message parses, for its certificates, but verifies nothing). */
 		res->rule = "no signers";
 		return -EBADMSG;

@@ -26,7 +26,7 @@
 /**
  * A part of a caller's input: an offset from its start and a length.
  * Parsed objects describe their fields this way instead of copying them
- * (DESIGN.md), so that a result is flat and can cross a process boundary.
+ * (docs/contracts.md), so that a result is flat and can cross a process boundary.
  */
 struct vouch_span {
 	size_t off;  /**< offset from the start of the input */

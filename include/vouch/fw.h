@@ -6,7 +6,7 @@
  * Before a program hands a firmware blob (or a module, or an update) to a
  * device, it asks vouch_fw_check() about the blob's name and bytes: 0
  * accepts, a negative errno refuses, with the meaning a security module's
- * answer has for the kernel's firmware loader and DESIGN.md's table. The
+ * answer has for the kernel's firmware loader and docs/contracts.md's table. The
  * decision follows a policy (struct vouch_fw_policy), read from the text
  * file documented in vouch-fw-policy(5) or built through this API:
  * IMA-style allow-lists of digests (an unsigned blob whose SHA-256 or
@@ -39,8 +39,8 @@
  * lists are decided on the digest before the signature is looked at, as
  * IMA's are: a denied blob is -EKEYREVOKED and an allowed one accepted
  * whatever its signature says (so a deny entry outranks the signature
- * errors DESIGN.md ranks above it); among signature problems the
- * verifier's precedence (DESIGN.md) holds.
+ * errors docs/contracts.md ranks above it); among signature problems the
+ * verifier's precedence (docs/contracts.md) holds.
  *
  * Signature parsing: every PKCS#7 message is untrusted and parsed by one
  * internal function in a seccomp sandbox (vouch/sandbox.h): by default

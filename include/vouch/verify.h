@@ -43,7 +43,7 @@
  * Bounded work: a message may name many candidate issuers, each with a
  * large key, and signers share them; every public-key operation a call
  * does is counted, and a message needing more than the caps is refused
- * with -EBADMSG ("a limit on verification work exceeded", DESIGN.md)
+ * with -EBADMSG ("a limit on verification work exceeded", docs/contracts.md)
  * before the operation that would pass them, whatever else it holds.
  * Two caps: signature checks (max_signatures, 64 by default) and work
  * (max_work, 128 units by default), one unit being an RSA-2048 check with
@@ -57,7 +57,7 @@
  * paths) beyond hashing the content, each certificate's TBS hashed once
  * per chain step whatever the number of candidates.
  *
- * Errors in descending priority, as DESIGN.md's table: -EINVAL (caller
+ * Errors in descending priority, as docs/contracts.md's table: -EINVAL (caller
  * mistakes: options whose size is wrong (see struct vouch_verify_opts),
  * max_depth above VOUCH_VERIFY_MAX_DEPTH,
  * detached content missing or given for attached content),

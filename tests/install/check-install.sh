@@ -89,7 +89,7 @@ for f in "$dest$libdir/libvouch.so.$version" "$dest$bindir"/*; do
 	fi
 done
 
-# The test seams stay in the build tree (issue 23).
+# The test seams stay in the build tree.
 for f in "$dest$libdir/libvouch.a" "$dest$libdir/libvouch.so.$version"; do
 	if out=$(python3 "$src/tests/check_symbols.py" --seams "$build/libvouch-test.a" "$f" 2>&1); then
 		pass "$(basename "$f"): no test seam"

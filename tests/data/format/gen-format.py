@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Makes the format-decision fixtures (issue 22, item 1) with the OpenSSL CLI.
+"""Makes the format-decision fixtures with the OpenSSL CLI.
 
 A signature file is DER/BER spanning the whole file or strict PEM; a
 certificate file is one DER certificate or PEM text whose blocks are taken

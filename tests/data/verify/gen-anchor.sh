@@ -1,5 +1,5 @@
 #!/bin/sh
-# Makes the trust-anchor fixtures of tests/test_verify.c (issue 22 item 7)
+# Makes the trust-anchor fixtures of tests/test_verify.c
 # with the OpenSSL CLI; the outputs are committed. Run from this directory.
 #
 # Debian's Secure Boot CA carries a critical Netscape Cert Type extension

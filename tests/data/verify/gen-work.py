@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Makes the verification-work fixtures of tests/test_verify.c (issue 22 item 3).
+"""Makes the verification-work fixtures of tests/test_verify.c.
 
 The worst message for the verification budget: its signer certificate names
 an issuer of which the message carries as many same-named candidates as it
