@@ -26,6 +26,7 @@
 
 #include "der.h"
 #include "sandbox_internal.h"
+#include "sized.h"
 #include "sandbox_process.h"
 #include "sandbox_wire.h"
 #include "sandbox_worker.h"
@@ -69,26 +70,6 @@ static unsigned spin_budget(unsigned flags)
 	return CPU_COUNT(&cpus) >= 2 ? VOUCH_SANDBOX_SPIN_US : 0;
 }
 
-/*
- * The caller's options as this library knows them (docs/abi.md): the
- * fields inside the caller's size, the rest zero (their defaults). A size
- * below the first version's, absurdly large, or with non-zero bytes past
- * what this library knows is refused.
- */
-static int read_opts(struct vouch_sandbox_opts *dst, const struct vouch_sandbox_opts *src)
-{
-	memset(dst, 0, sizeof(*dst));
-	if (!src)
-		return 0;
-	if (src->size < VOUCH_SANDBOX_OPTS_SIZE_V1 || src->size > 4096)
-		return -EINVAL;
-	for (size_t i = sizeof(*dst); i < src->size; i++)
-		if (((const unsigned char *)src)[i])
-			return -EINVAL;
-	memcpy(dst, src, src->size < sizeof(*dst) ? src->size : sizeof(*dst));
-	return 0;
-}
-
 /* see vouch/sandbox.h */
 int vouch_sandbox_new(struct vouch_sandbox **out, const struct vouch_sandbox_opts *caller_opts)
 {
@@ -100,7 +81,9 @@ int vouch_sandbox_new(struct vouch_sandbox **out, const struct vouch_sandbox_opt
 	if (!out)
 		return -EINVAL;
 	*out = NULL;
-	if (read_opts(&known, caller_opts))
+	if (caller_opts ? vouch_sized_read(&known, sizeof(known), caller_opts, caller_opts->size,
+					     VOUCH_SANDBOX_OPTS_SIZE_V1)
+			: (memset(&known, 0, sizeof(known)), 0))
 		return -EINVAL;
 	/* A forked worker is a copy of the host at one moment: one-shot only. */
 	if ((opts->flags & ~VOUCH_SANDBOX_ALL_FLAGS) ||

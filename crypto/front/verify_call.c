@@ -12,34 +12,16 @@
 #include <vouch/sandbox.h>
 #include <vouch/verify.h>
 
-/* The caller's input as this library knows it: as the options (docs/abi.md). */
-static int read_input(struct vouch_verify_input *dst, const struct vouch_verify_input *src)
-{
-	memset(dst, 0, sizeof(*dst));
-	if (src->size < VOUCH_VERIFY_INPUT_SIZE_V1 || src->size > 4096)
-		return -EINVAL;
-	for (size_t i = sizeof(*dst); i < src->size; i++)
-		if (((const unsigned char *)src)[i])
-			return -EINVAL;
-	memcpy(dst, src, src->size < sizeof(*dst) ? src->size : sizeof(*dst));
-	return 0;
-}
+#include "sized.h"
 
 /* The options with the input's extra certificates; as the options' own reading. */
 static int merge_opts(struct vouch_verify_opts *dst, const struct vouch_verify_opts *opts,
 		      const struct vouch_verify_input *in)
 {
 	memset(dst, 0, sizeof(*dst));
+	if (opts && vouch_sized_read(dst, sizeof(*dst), opts, opts->size, VOUCH_VERIFY_OPTS_SIZE_V1))
+		return -EINVAL;
 	dst->size = sizeof(*dst);
-	if (opts) {
-		if (opts->size < VOUCH_VERIFY_OPTS_SIZE_V1 || opts->size > 4096)
-			return -EINVAL;
-		for (size_t i = sizeof(*dst); i < opts->size; i++)
-			if (((const unsigned char *)opts)[i])
-				return -EINVAL;
-		memcpy(dst, opts, opts->size < sizeof(*dst) ? opts->size : sizeof(*dst));
-		dst->size = sizeof(*dst);
-	}
 	if (in->extra_count || in->extra_certs) {
 		if (dst->extra_count || dst->extra_certs)
 			return -EINVAL;
@@ -95,7 +77,8 @@ int vouch_verify(const struct vouch_verify_input *caller_in, const struct vouch_
 	if (!res)
 		res = &local;
 	memset(res, 0, sizeof(*res));
-	if (!caller_in || !kr || read_input(&in, caller_in) || merge_opts(&o, opts, &in))
+	if (!caller_in || !kr || vouch_sized_read(&in, sizeof(in), caller_in, caller_in->size,
+						    VOUCH_VERIFY_INPUT_SIZE_V1) || merge_opts(&o, opts, &in))
 		goto out;
 	if (!in.sig || (in.content && in.digest) || (!in.content && in.content_len) ||
 	    (in.digest && (!in.digest_alg || in.digest_len != in.digest_alg->digest_len)) ||

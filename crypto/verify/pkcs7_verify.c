@@ -13,6 +13,7 @@
 #include <vouch/verify.h>
 
 #include "chain.h"
+#include "sized.h"
 #include "keyring_internal.h"
 #include "pubkey_internal.h"
 
@@ -352,26 +353,6 @@ static int run_all(struct vouch_verify_run *r, struct vouch_verify_result *res)
 	return rc;
 }
 
-/*
- * The caller's options as this library knows them (docs/abi.md): the
- * fields inside the caller's size, the rest zero (their defaults). A size
- * below the first version's, absurdly large, or with non-zero bytes past
- * what this library knows is refused.
- */
-static int read_opts(struct vouch_verify_opts *dst, const struct vouch_verify_opts *src)
-{
-	memset(dst, 0, sizeof(*dst));
-	if (!src)
-		return 0;
-	if (src->size < VOUCH_VERIFY_OPTS_SIZE_V1 || src->size > 4096)
-		return -EINVAL;
-	for (size_t i = sizeof(*dst); i < src->size; i++)
-		if (((const unsigned char *)src)[i])
-			return -EINVAL;
-	memcpy(dst, src, src->size < sizeof(*dst) ? src->size : sizeof(*dst));
-	return 0;
-}
-
 static int start(struct vouch_verify_run *r, const struct vouch_pkcs7 *msg, const struct vouch_keyring *kr,
 		 const struct vouch_verify_opts *opts)
 {
@@ -380,7 +361,9 @@ static int start(struct vouch_verify_run *r, const struct vouch_pkcs7 *msg, cons
 		return -EINVAL;
 	r->msg = msg;
 	r->kr = kr;
-	if (read_opts(&r->known, opts))
+	if (opts ? vouch_sized_read(&r->known, sizeof(r->known), opts, opts->size,
+				    VOUCH_VERIFY_OPTS_SIZE_V1)
+		 : (memset(&r->known, 0, sizeof(r->known)), 0))
 		return -EINVAL;
 	r->opts = &r->known;
 	if (r->opts->extra_count && !r->opts->extra_certs)
