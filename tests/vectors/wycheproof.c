@@ -14,7 +14,9 @@
  *
  * Supported types: RsassaPkcs1Verify, RsassaPkcs1Generate (its
  * signatures verified), RsassaPssVerify, RsassaPssWithParametersVerify,
- * EcdsaVerify (DER signatures), EcdsaP1363Verify. Groups whose key vouch
+ * EcdsaVerify (DER signatures), EcdsaP1363Verify, and EddsaVerify on
+ * edwards25519 (the raw "pk" of the group's publicKey through
+ * vouch/ed25519.h; Ed448 groups are skipped). Groups whose key vouch
  * refuses by policy or does not implement (-ENOPKG at load: RSA below
  * 2048 bits, other curves) are skipped as a whole.
  */
@@ -27,6 +29,7 @@
 #include <sys/stat.h>
 
 #include <cjson/cJSON.h>
+#include <vouch/ed25519.h>
 #include <vouch/error.h>
 #include <vouch/pubkey.h>
 
@@ -75,6 +78,7 @@ struct group {
 	const char *type;
 	struct vouch_pubkey key;
 	struct vouch_sig_alg alg;
+	struct vouch_ed25519_key ed;   /* EddsaVerify */
 };
 
 static const struct vouch_hash_alg *hash_field(const cJSON *g, const char *name)
@@ -95,6 +99,37 @@ static const char *key_der_field(const cJSON *g)
 	if (cJSON_IsString(item))
 		return item->valuestring;
 	return json_string(g, "keyDer");
+}
+
+/*
+ * EddsaVerify (eddsa_verify_schema): the raw key of publicKey.pk, loaded
+ * through vouch/ed25519.h; Ed448 (curve edwards448) is not implemented.
+ */
+static int eddsa_group_setup(struct group *grp, const cJSON *g, const char **skip)
+{
+	const cJSON *pk = cJSON_GetObjectItemCaseSensitive(g, "publicKey");
+	uint8_t *raw;
+	size_t raw_len;
+	int rc;
+
+	if (!cJSON_IsObject(pk))
+		broken_file("EddsaVerify group without a publicKey object");
+	if (strcmp(json_string(pk, "curve"), "edwards25519") != 0) {
+		*skip = "EdDSA curve other than edwards25519 (Ed448 is not implemented)";
+		return 0;
+	}
+	raw = vt_hex_decode(json_string(pk, "pk"), &raw_len);
+	if (!raw)
+		broken_file("bad hex in the EdDSA key");
+	rc = vouch_ed25519_key_load(&grp->ed, raw, raw_len);
+	free(raw);
+	return rc;
+}
+
+static int eddsa_verify(const struct group *grp, const uint8_t *msg, size_t msg_len,
+			const uint8_t *sig, size_t sig_len)
+{
+	return vouch_ed25519_verify(&grp->ed, msg, msg_len, sig, sig_len);
 }
 
 /*
@@ -125,6 +160,8 @@ static int group_setup(struct group *grp, const cJSON *g, const char **skip)
 		grp->alg.scheme = VOUCH_SIG_ECDSA;
 	} else if (!strcmp(grp->type, "EcdsaP1363Verify")) {
 		grp->alg.scheme = VOUCH_SIG_ECDSA_P1363;
+	} else if (!strcmp(grp->type, "EddsaVerify")) {
+		return eddsa_group_setup(grp, g, skip);
 	} else {
 		*skip = "test type not supported by this runner";
 		return 0;
@@ -188,7 +225,10 @@ static void run_test(const struct group *grp, const cJSON *test, struct counts *
 		}
 		want_accept = v == ACCEPT;
 	}
-	rc = vouch_pubkey_verify(&grp->key, &grp->alg, msg, msg_len, sig, sig_len);
+	if (!strcmp(grp->type, "EddsaVerify"))
+		rc = eddsa_verify(grp, msg, msg_len, sig, sig_len);
+	else
+		rc = vouch_pubkey_verify(&grp->key, &grp->alg, msg, msg_len, sig, sig_len);
 	if ((rc == 0) == want_accept && rc != -EINVAL) {
 		c->passed++;
 	} else {
