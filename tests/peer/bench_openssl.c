@@ -46,6 +46,7 @@
 
 #include "bench_content.h"
 #include "bench_data.h"
+#include "bench_ed25519.h"
 #include "bench_keys.h"
 #include "benchtime.h"
 
@@ -469,6 +470,53 @@ static int main_cms(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * ed25519-verify: vouch-bench's fixed signature (tools/bench_ed25519.h)
+ * over its 33-byte message, the EVP_PKEY made once from the raw key
+ * (EVP_PKEY_new_raw_public_key), and per verification a new EVP_MD_CTX
+ * with EVP_DigestVerifyInit() and the one-shot EVP_DigestVerify(): how
+ * OpenSSL callers verify Ed25519, which has no streaming verification.
+ */
+static EVP_PKEY *ed25519_key;
+
+static int ed25519_verify_once(void)
+{
+	EVP_MD_CTX *c = EVP_MD_CTX_new();
+	int ok = c && EVP_DigestVerifyInit(c, NULL, NULL, NULL, ed25519_key) == 1 &&
+		 EVP_DigestVerify(c, bench_ed25519_sig, sizeof(bench_ed25519_sig),
+				  (const unsigned char *)BENCH_ED25519_MSG,
+				  sizeof(BENCH_ED25519_MSG) - 1) == 1;
+
+	EVP_MD_CTX_free(c);
+	return ok;
+}
+
+static void run_ed25519_verify(const void *arg, size_t size, uint64_t iters)
+{
+	for (uint64_t i = 0; i < iters; i++) {
+		if (!ed25519_verify_once()) {
+			fprintf(stderr, "bench-openssl: ed25519-verify: the signature no longer verifies\n");
+			exit(70);
+		}
+	}
+}
+
+static int main_ed25519(int argc, char **argv)
+{
+	ed25519_key = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, NULL, bench_ed25519_pub,
+						  sizeof(bench_ed25519_pub));
+	if (!ed25519_key || !ed25519_verify_once()) {
+		fprintf(stderr, "bench-openssl: ed25519-verify: the fixed signature does not verify\n");
+		EVP_PKEY_free(ed25519_key);
+		return 70;
+	}
+	for (int i = 2; i < argc; i++)
+		bench_report(argv[1], BENCH_USOP, run_ed25519_verify, NULL,
+			     (size_t)strtoull(argv[i], NULL, 10));
+	EVP_PKEY_free(ed25519_key);
+	return 0;
+}
+
 static int main_parse(int argc, char **argv)
 {
 	bench_fn *fn = strcmp(argv[1], "x509-parse") == 0 ? run_x509_parse : run_pkcs7_parse;
@@ -506,6 +554,7 @@ int main(int argc, char **argv)
 			puts(figures[i].name);
 		for (size_t i = 0; i < NVERIFY; i++)
 			puts(verify_figures[i].name);
+		puts("ed25519-verify");
 		puts("x509-parse");
 		puts("pkcs7-parse");
 		puts("pkcs7-verify-rsa2048");
@@ -520,6 +569,8 @@ int main(int argc, char **argv)
 		return main_parse(argc, argv);
 	if (strncmp(argv[1], "pkcs7-verify-", 13) == 0)
 		return main_cms(argc, argv);
+	if (strcmp(argv[1], "ed25519-verify") == 0)
+		return main_ed25519(argc, argv);
 	for (size_t i = 0; i < NVERIFY; i++) {
 		if (strcmp(verify_figures[i].name, argv[1]) == 0)
 			return main_verify(&verify_figures[i], argc, argv);
