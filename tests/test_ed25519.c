@@ -6,6 +6,10 @@
  * as a stream, and every error path. Wycheproof runs in
  * tests/vectors/wycheproof.c, OpenSSL in interop/test_interop_ed25519.c.
  *
+ * The field arithmetic (crypto/pk/fe25519.h, header-only) is checked on
+ * its own by identities that hold for every element, at random values and
+ * at the limb bounds its comment promises.
+ *
  * Constants other than the RFC's come from
  * tests/data/ed25519/gen-test-data.py (recipe there).
  */
@@ -22,6 +26,7 @@
 #include <vouch/ed25519.h>
 
 #include "harness.h"
+#include "fe25519.h"
 
 /* RFC 8032 §7.1, TEST 1, 2 and 3 (public key, message, signature). */
 static const struct rfc_vector {
@@ -66,6 +71,118 @@ static void load(struct vouch_ed25519_key *key, const char *pub_hex)
 
 	assert_vouch_ok(vouch_ed25519_key_load(key, pub, 32));
 	free(pub);
+}
+
+/* A random element with every limb at up to @bits bits (the bounds of fe25519.h). */
+static void fe_random(fe25519 *a, struct vt_prng *p, int bits)
+{
+	for (int i = 0; i < 5; i++)
+		a->v[i] = vt_prng_next(p) >> (64 - bits);
+}
+
+static void fe_equal_at(const fe25519 *a, const fe25519 *b, int line)
+{
+	uint8_t sa[32], sb[32];
+
+	fe_tobytes(sa, a);
+	fe_tobytes(sb, b);
+	vt_assert_bytes(sa, sb, 32, __FILE__, line);
+}
+#define assert_fe_equal(a, b) fe_equal_at(a, b, __LINE__)
+
+static void test_field(void **state)
+{
+	static const uint8_t p_le[32] = {
+		0xed, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f,
+	};
+	struct vt_prng prng;
+	fe25519 a, b, c, t, u, one;
+	uint8_t s[32], back[32];
+
+	(void)state;
+	vt_prng_seed(&prng, "ed25519-field");
+	fe_set_small(&one, 1);
+	/* Encoding: p + i (i < 19) reads as non-canonical and encodes as i;
+	 * p - 1 stays. */
+	for (unsigned i = 0; i < 19; i++) {
+		memcpy(s, p_le, 32);
+		s[0] = (uint8_t)(0xed + i);
+		fe_frombytes(&a, s);
+		assert_false(fe_is_canonical(&a));
+		fe_tobytes(back, &a);
+		memset(s, 0, 32);
+		s[0] = (uint8_t)i;
+		assert_bytes_equal(back, s, 32);
+	}
+	memcpy(s, p_le, 32);
+	s[0] = 0xec;
+	fe_frombytes(&a, s);
+	assert_true(fe_is_canonical(&a));
+	fe_tobytes(back, &a);
+	assert_bytes_equal(back, s, 32);
+	for (int n = 0; n < 2000; n++) {
+		/* Canonical bytes round-trip. */
+		vt_prng_fill(&prng, s, 32);
+		s[31] &= 0x7f;
+		fe_frombytes(&a, s);
+		if (fe_is_canonical(&a)) {
+			fe_tobytes(back, &a);
+			assert_bytes_equal(back, s, 32);
+		}
+		/* Operands at the documented bounds: mul/sq take limbs < 2^55
+		 * (an fe_add of fe_add results), sub takes a < 2^55, b < 2^53. */
+		fe_random(&a, &prng, n % 4 == 0 ? 55 : 51 + n % 4);
+		fe_random(&b, &prng, n % 3 == 0 ? 55 : 52);
+		/* a b = b a; a^2 = a a; (a b) / b = a for b != 0. */
+		fe_mul(&t, &a, &b);
+		fe_mul(&u, &b, &a);
+		assert_fe_equal(&t, &u);
+		fe_sq(&t, &a);
+		fe_mul(&u, &a, &a);
+		assert_fe_equal(&t, &u);
+		if (!fe_iszero(&b)) {
+			fe_mul(&t, &a, &b);
+			fe_invert(&c, &b);
+			fe_mul(&t, &t, &c);
+			assert_fe_equal(&t, &a);
+			fe_mul(&t, &b, &c);
+			assert_fe_equal(&t, &one);
+		}
+		/* (a - b) + b = a, with b < 2^53; -(-a) = a; a (b + 1) = a b + a. */
+		fe_random(&b, &prng, 53);
+		fe_sub(&t, &a, &b);
+		fe_add(&t, &t, &b);
+		assert_fe_equal(&t, &a);
+		fe_random(&a, &prng, 53);
+		fe_neg(&t, &a);
+		fe_neg(&t, &t);
+		assert_fe_equal(&t, &a);
+		fe_random(&b, &prng, 52);
+		fe_add(&c, &b, &one);
+		fe_mul(&t, &a, &c);
+		fe_mul(&u, &a, &b);
+		fe_add(&u, &u, &a);
+		assert_fe_equal(&t, &u);
+	}
+	/* The largest limbs the bounds allow, and 0 = p. */
+	for (int i = 0; i < 5; i++)
+		a.v[i] = b.v[i] = (UINT64_C(1) << 55) - 1;
+	fe_mul(&t, &a, &b);
+	fe_sq(&u, &a);
+	assert_fe_equal(&t, &u);
+	fe_frombytes(&a, p_le);
+	assert_true(fe_iszero(&a));
+	/* sqrt(-1)^2 = -1, through the square-root exponent: for x = -1,
+	 * x^((p-5)/8) x^... is not needed; check 2^((p-1)/4) squared. */
+	fe_set_small(&a, 2);
+	fe_pow22523(&t, &a);           /* 2^((p-5)/8) */
+	fe_mul(&t, &t, &a);            /* 2^((p+3)/8) */
+	fe_sq(&t, &t);                 /* 2^((p+3)/4) = 2 * 2^((p-1)/4) */
+	fe_sq(&t, &t);                 /* 4 * 2^((p-1)/2) = 4 * (-1): 2 is not a square mod p */
+	fe_set_small(&u, 4);
+	fe_neg(&u, &u);
+	assert_fe_equal(&t, &u);
 }
 
 static void test_rfc8032(void **state)
@@ -331,6 +448,7 @@ static void test_arguments(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_field),
 		cmocka_unit_test(test_rfc8032),
 		cmocka_unit_test(test_key_decoding),
 		cmocka_unit_test(test_s_range),

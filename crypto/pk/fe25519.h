@@ -87,13 +87,14 @@ static inline void fe_reduce_wide(fe25519 *r, fe_u128 t0, fe_u128 t1, fe_u128 t2
 {
 	uint64_t r0, r1, r2, r3, r4, c;
 
-	r0 = (uint64_t)t0 & FE_MASK51; t1 += (uint64_t)(t0 >> 51);
-	r1 = (uint64_t)t1 & FE_MASK51; t2 += (uint64_t)(t1 >> 51);
-	r2 = (uint64_t)t2 & FE_MASK51; t3 += (uint64_t)(t2 >> 51);
-	r3 = (uint64_t)t3 & FE_MASK51; t4 += (uint64_t)(t3 >> 51);
+	/* The carries stay 128-bit: with limbs near 2^55, t0 >> 51 passes 2^64. */
+	r0 = (uint64_t)t0 & FE_MASK51; t1 += t0 >> 51;
+	r1 = (uint64_t)t1 & FE_MASK51; t2 += t1 >> 51;
+	r2 = (uint64_t)t2 & FE_MASK51; t3 += t2 >> 51;
+	r3 = (uint64_t)t3 & FE_MASK51; t4 += t3 >> 51;
 	r4 = (uint64_t)t4 & FE_MASK51;
 	/*
-	 * 2^255 = 19 mod p. t4 < 5 2^110 + 2^66, so t4 >> 51 < 2^62 and the
+	 * 2^255 = 19 mod p. t4 < 5 2^110 + 2^67, so t4 >> 51 < 2^62 and the
 	 * fold, done in 128 bits, carries less than 2^17 into r1.
 	 */
 	t0 = (fe_u128)(uint64_t)(t4 >> 51) * 19 + r0;
