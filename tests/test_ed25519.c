@@ -173,8 +173,8 @@ static void test_field(void **state)
 	assert_fe_equal(&t, &u);
 	fe_frombytes(&a, p_le);
 	assert_true(fe_iszero(&a));
-	/* sqrt(-1)^2 = -1, through the square-root exponent: for x = -1,
-	 * x^((p-5)/8) x^... is not needed; check 2^((p-1)/4) squared. */
+	/* fe_pow22523 against Euler's criterion: 2 is not a square mod p, so
+	 * 2^((p-1)/2) = -1, reached as (2^((p-5)/8) 2)^4 / 4. */
 	fe_set_small(&a, 2);
 	fe_pow22523(&t, &a);           /* 2^((p-5)/8) */
 	fe_mul(&t, &t, &a);            /* 2^((p+3)/8) */
