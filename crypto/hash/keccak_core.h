@@ -162,7 +162,8 @@ vouch_keccak_core(uint64_t st[25], const uint8_t *in, size_t n, unsigned lanes)
 		XOR_LANE(18, a33);
 		XOR_LANE(19, a43);
 		XOR_LANE(20, a04);
-		in += 8 * (size_t)lanes;
+		if (lanes)   /* permute-only calls pass NULL, which takes no offset */
+			in += 8 * (size_t)lanes;
 		for (int i = 0; i < 24; i += 2) {
 			KECCAK_ROUND(a, e, vouch_keccak_rc[i]);
 			KECCAK_ROUND(e, a, vouch_keccak_rc[i + 1]);
