@@ -471,6 +471,44 @@ static void test_streaming(void **state)
 	vt_impl_unpin();
 }
 
+/*
+ * vouch/hash.h: after vouch_hash_final() a context holds no message bytes
+ * (only the final chaining value): the partial block is wiped. The same
+ * for an XOF once squeezed. The message's bytes are all 0xa5 and the tail
+ * is left partial, so a leftover shows in ctx.buf.
+ */
+static void test_final_wipes_buffer(void **state)
+{
+	uint8_t msg[300], md[VOUCH_HASH_MAX_LEN], zero[VOUCH_XOF_MAX_RATE] = { 0 };
+
+	memset(msg, 0xa5, sizeof(msg));
+	for (int impl = 0; impl < vt_impl_count(); impl++) {
+		const char *name = vt_impl_pin(impl);
+
+		for (size_t a = 0; vouch_hash_alg_at(a); a++) {
+			const struct vouch_hash_alg *alg = vouch_hash_alg_at(a);
+			struct vouch_hash_ctx ctx;
+
+			vouch_hash_init(&ctx, alg);
+			vouch_hash_update(&ctx, msg, alg->block_len + 5);
+			vouch_hash_final(&ctx, md);
+			if (memcmp(ctx.buf, zero, sizeof(ctx.buf)) != 0)
+				fail_msg("%s %s: message bytes left in the context after final",
+					 name, alg->name);
+		}
+		{
+			struct vouch_xof_ctx x;
+
+			vouch_xof_init(&x, &vouch_shake256_alg);
+			assert_int_equal(vouch_xof_absorb(&x, msg, 5), 0);
+			vouch_xof_squeeze(&x, md, 1);
+			if (memcmp(x.buf, zero, vouch_shake256_alg.rate) != 0)
+				fail_msg("%s shake256: message bytes left in the context", name);
+		}
+	}
+	vt_impl_unpin();
+}
+
 /* The two implementations agree on long random inputs too. */
 static void test_implementations_agree(void **state)
 {
@@ -546,6 +584,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_implementations_agree),
 		cmocka_unit_test(test_hash_x2),
 		cmocka_unit_test(test_lookup_sha3),
+		cmocka_unit_test(test_final_wipes_buffer),
 		cmocka_unit_test(test_shake_known_answers),
 		cmocka_unit_test(test_shake_streaming),
 		cmocka_unit_test(test_sha3_random_pieces),

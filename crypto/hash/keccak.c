@@ -5,6 +5,8 @@
  */
 #include <string.h>
 
+#include <vouch/mem.h>
+
 #include "cpu.h"
 #include "keccak_core.h"
 
@@ -107,6 +109,7 @@ void vouch_keccak_pad(vouch_keccak_absorb_fn *absorb, uint64_t st[25], uint8_t *
 	buf[used] ^= ds;
 	buf[rate - 1] ^= 0x80;
 	absorb(st, buf, 1);
+	vouch_wipe(buf, rate);   /* the message's tail: only the state remains */
 }
 
 void vouch_keccak_extract(const uint64_t st[25], size_t off, uint8_t *out, size_t len)

@@ -71,8 +71,8 @@ size_t vouch_keccak_absorb(vouch_keccak_absorb_fn *absorb, uint64_t st[25], uint
  * End absorbing: the @used buffered bytes, the domain bits and the first
  * pad10*1 bit in @ds (0x06 for SHA-3, 0x1f for SHAKE: §6.1, §6.2 with
  * §B.2's byte order), zeros, and the last pad bit 0x80 of the block's last
- * byte; absorbed and permuted. The first output block is then the state's
- * first @rate bytes.
+ * byte; absorbed and permuted, and @buf wiped. The first output block is
+ * then the state's first @rate bytes.
  */
 void vouch_keccak_pad(vouch_keccak_absorb_fn *absorb, uint64_t st[25], uint8_t *buf,
 		      size_t rate, size_t used, uint8_t ds);
