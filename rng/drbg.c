@@ -26,6 +26,23 @@ static unsigned hash_strength(const struct vouch_hash_alg *h)
 	return 256;
 }
 
+/* SP800-90A §10.1 table 2 lists SHA-1 and the SHA-2 family only: a hash
+ * libvouch has but the standard does not (SHA-3) is not implemented as a
+ * DRBG, though its name is known. */
+static int hash_approved(const struct vouch_hash_alg *h)
+{
+	static const struct vouch_hash_alg *const approved[] = {
+		&vouch_sha1_alg, &vouch_sha224_alg, &vouch_sha256_alg, &vouch_sha384_alg,
+		&vouch_sha512_alg, &vouch_sha512_224_alg, &vouch_sha512_256_alg,
+	};
+
+	for (size_t i = 0; i < sizeof(approved) / sizeof(approved[0]); i++) {
+		if (h == approved[i])
+			return 1;
+	}
+	return 0;
+}
+
 /* Parse "hash-sha256", "hmac-sha1", "ctr-aes256", "ctr-aes128-nodf". */
 static int parse_mechanism(struct vouch_drbg *d, const char *name)
 {
@@ -35,6 +52,8 @@ static int parse_mechanism(struct vouch_drbg *d, const char *name)
 		d->hash = vouch_hash_alg_by_name(name + 5);
 		if (!d->hash)
 			return -EINVAL;
+		if (!hash_approved(d->hash))
+			return -ENOPKG;
 		d->ops = name[1] == 'a' ? &vouch_hash_drbg_ops : &vouch_hmac_drbg_ops;
 		d->max_strength = hash_strength(d->hash);
 		/* §10.1 table 2: seedlen 440 bits up to 256-bit outputs, else 888. */

@@ -27,18 +27,43 @@ def run(cmd, stdin=None):
 def main():
     vouch_hash, vouch_bench = sys.argv[1], sys.argv[2]
     algs = run([vouch_hash, '--list']).stdout.decode().split()
-    check('--list names seven algorithms', len(algs) == 7, ' '.join(algs))
+    check('--list names eleven hashes and two XOFs', len(algs) == 13 and
+          algs[-2:] == ['shake128', 'shake256'], ' '.join(algs))
     with tempfile.TemporaryDirectory() as tmp:
         sample = os.path.join(tmp, 'sample.bin')
         data = bytes((i * 131 + 7) & 0xff for i in range(100003))
         open(sample, 'wb').write(data)
         for alg in algs:
+            if alg.startswith('shake'):
+                continue
             want = hashlib.new(alg.replace('-', '_'), data).hexdigest()
             out = run([vouch_hash, '-a', alg, sample])
             check('%s of a file' % alg, out.returncode == 0 and
                   out.stdout.decode() == '%s  %s\n' % (want, sample), out.stdout.decode())
             out = run([vouch_hash, '-a', alg], stdin=data)
             check('%s of stdin' % alg, out.stdout.decode() == '%s  -\n' % want)
+        out = run([vouch_hash, '-a', 'SHA3_256', sample])
+        check('SHA3_256 names sha3-256',
+              out.stdout.decode() == '%s  %s\n' % (hashlib.sha3_256(data).hexdigest(), sample))
+        # SHAKE: the default lengths (32, 64), given lengths across the
+        # 65536-byte squeeze buffer, from a file and from stdin.
+        for alg, default in (('shake128', 32), ('shake256', 64)):
+            h = hashlib.new(alg.replace('-', '_'), data)
+            out = run([vouch_hash, '-a', alg, sample])
+            check('%s of a file, default length' % alg, out.returncode == 0 and
+                  out.stdout.decode() == '%s  %s\n' % (h.hexdigest(default), sample),
+                  out.stdout.decode())
+            for n in (1, 167, 168, 65536, 65537, 200000):
+                out = run([vouch_hash, '-a', alg, '-L', str(n)], stdin=data)
+                check('%s -L %d of stdin' % (alg, n), out.returncode == 0 and
+                      out.stdout.decode() == '%s  -\n' % h.hexdigest(n))
+        for bad in (['-a', 'shake128', '-L', '0'], ['-a', 'shake128', '-L', '1073741825'],
+                    ['-a', 'shake128', '-L', '12x'], ['-a', 'shake128', '-L', ''],
+                    ['-a', 'sha3-256', '-L', '32'], ['-L', '32']):
+            out = run([vouch_hash] + bad + [sample])
+            check('%s: exit 64, one line on stderr' % ' '.join(bad),
+                  out.returncode == 64 and out.stderr.decode().count('\n') == 1 and
+                  out.stdout == b'', out.stderr.decode())
         out = run([vouch_hash, os.path.join(tmp, 'missing'), sample])
         check('missing file: exit 66, the other file still hashed',
               out.returncode == 66 and hashlib.sha256(data).hexdigest() in out.stdout.decode())

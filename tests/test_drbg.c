@@ -86,6 +86,16 @@ static void test_params(void **state)
 		assert_vouch_err(vouch_drbg_new(&d, &p), -EINVAL);
 		assert_null(d);
 	}
+	/* SP800-90A lists no SHA-3: known hashes, refused as not implemented. */
+	for (size_t i = 0; i < 4; i++) {
+		static const char *const sha3[] = {
+			"hash-sha3-224", "hmac-sha3-256", "hash-sha3-384", "hmac-sha3-512",
+		};
+
+		p.mechanism = sha3[i];
+		assert_vouch_err(vouch_drbg_new(&d, &p), -ENOPKG);
+		assert_null(d);
+	}
 	p.mechanism = NULL;
 	assert_vouch_err(vouch_drbg_new(&d, &p), -EINVAL);
 	assert_vouch_err(vouch_drbg_new(&d, NULL), -EINVAL);

@@ -14,7 +14,9 @@
  * measures the portable paths. The verification figures (size 0, us/op)
  * verify fixed signatures (bench_keys.h) on keys loaded beforehand, and
  * each signature is checked to verify once at start: a verifier that
- * rejects them stops the program before anything is timed. The parse
+ * rejects them stops the program before anything is timed. The SHAKE
+ * figures absorb SIZE bytes and squeeze 64 (shake128, shake256), or
+ * squeeze SIZE bytes in 168-byte blocks (shake128-squeeze). The parse
  * figures (us/op) parse and free an RSA-2048 certificate (x509-parse 0)
  * and a SignedData carrying 2 or 3 certificates (pkcs7-parse 2, 3), the
  * inputs of tests/data/bench. The PKCS#7 verification figures
@@ -72,7 +74,7 @@ static uint8_t *input;          /* the message, MAX_SIZE bytes */
 static uint8_t *output;         /* a cipher's output, MAX_SIZE bytes */
 static volatile uint8_t sink;   /* keeps results observable */
 #define MAX_SIZE (1u << 20)
-#define BIG_SIZE (64u << 20)    /* sha256 and fw-check only */
+#define BIG_SIZE (64u << 20)    /* hashes, SHAKE and fw-check only */
 static uint8_t *big_input;      /* BIG_SIZE bytes of bench_content(), made on first use */
 
 /* The random bytes' destination: each thread's own, so that the threads of
@@ -107,6 +109,38 @@ static void run_hash(const void *figure, size_t size, uint64_t iters)
 		vouch_hash(alg, msg, size, md);
 	}
 	sink = md[0];
+}
+
+/* SHAKE: absorb SIZE bytes and squeeze 64, as a caller hashing a message
+ * with an XOF would. */
+static void run_xof(const void *figure, size_t size, uint64_t iters)
+{
+	const struct figure *fig = figure;
+	const struct vouch_xof_alg *alg = fig->arg;
+	uint8_t out[64];
+	const uint8_t *msg = message(size);
+
+	for (uint64_t i = 0; i < iters; i++)
+		vouch_xof(alg, msg, size, out, sizeof(out));
+	sink = out[0];
+}
+
+/* SHAKE128 output: SIZE bytes squeezed in 168-byte blocks from a 34-byte
+ * seed, as ML-DSA's matrix expansion does (MB/s of output). */
+static void run_xof_squeeze(const void *figure, size_t size, uint64_t iters)
+{
+	const struct figure *fig = figure;
+	const struct vouch_xof_alg *alg = fig->arg;
+	struct vouch_xof_ctx ctx;
+
+	for (uint64_t i = 0; i < iters; i++) {
+		vouch_xof_init(&ctx, alg);
+		(void)vouch_xof_absorb(&ctx, input, 34);
+		for (size_t off = 0; off < size; off += alg->rate)
+			vouch_xof_squeeze(&ctx, output + off,
+					  size - off < alg->rate ? size - off : alg->rate);
+	}
+	sink = output[0];
 }
 
 /* A keyed context reused per message, as a caller authenticating many
@@ -531,6 +565,13 @@ static const struct figure figures[] = {
 	{ "sha256", BENCH_MBPS, run_hash, &vouch_sha256_alg, HASH_SIZES, 1 },
 	{ "sha384", BENCH_MBPS, run_hash, &vouch_sha384_alg, HASH_SIZES, 1 },
 	{ "sha512", BENCH_MBPS, run_hash, &vouch_sha512_alg, HASH_SIZES, 1 },
+	{ "sha3-224", BENCH_MBPS, run_hash, &vouch_sha3_224_alg, HASH_SIZES, 1 },
+	{ "sha3-256", BENCH_MBPS, run_hash, &vouch_sha3_256_alg, HASH_SIZES, 1 },
+	{ "sha3-384", BENCH_MBPS, run_hash, &vouch_sha3_384_alg, HASH_SIZES, 1 },
+	{ "sha3-512", BENCH_MBPS, run_hash, &vouch_sha3_512_alg, HASH_SIZES, 1 },
+	{ "shake128", BENCH_MBPS, run_xof, &vouch_shake128_alg, HASH_SIZES, 1 },
+	{ "shake256", BENCH_MBPS, run_xof, &vouch_shake256_alg, HASH_SIZES, 1 },
+	{ "shake128-squeeze", BENCH_MBPS, run_xof_squeeze, &vouch_shake128_alg, HASH_SIZES, 1 },
 	{ "hmac-sha1", BENCH_MBPS, run_hmac, &vouch_sha1_alg, HASH_SIZES, 1 },
 	{ "hmac-sha256", BENCH_MBPS, run_hmac, &vouch_sha256_alg, HASH_SIZES, 1 },
 	{ "hmac-sha512", BENCH_MBPS, run_hmac, &vouch_sha512_alg, HASH_SIZES, 1 },
@@ -692,7 +733,8 @@ int main(int argc, char **argv)
 		char *end;
 		unsigned long long size = strtoull(argv[i], &end, 10);
 
-		size_t max = fig->run == run_hash || fig->run == run_fw_check ? BIG_SIZE : MAX_SIZE;
+		size_t max = fig->run == run_hash || fig->run == run_xof ||
+			     fig->run == run_fw_check ? BIG_SIZE : MAX_SIZE;
 
 		if (*end || size > max) {
 			tool_error("vouch-bench", "size '%s' is not a number up to %zu", argv[i], max);

@@ -1,7 +1,7 @@
 /*
  * The generic hash interface: dispatch through the descriptor, and the
  * registry of descriptors with its lookups. The Merkle-Damgard buffering
- * every SHA shares is md.c's.
+ * every SHA-1 and SHA-2 shares is md.c's; SHA-3's sponge is keccak.c's.
  */
 #include <ctype.h>
 #include <string.h>
@@ -56,6 +56,10 @@ static const struct vouch_hash_alg *const all_algs[] = {
 	&vouch_sha512_alg,
 	&vouch_sha512_224_alg,
 	&vouch_sha512_256_alg,
+	&vouch_sha3_224_alg,
+	&vouch_sha3_256_alg,
+	&vouch_sha3_384_alg,
+	&vouch_sha3_512_alg,
 };
 
 /* see vouch/hash.h */

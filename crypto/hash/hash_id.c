@@ -26,6 +26,14 @@ const struct vouch_hash_alg *vouch_hash_alg_by_id(int id)
 		return &vouch_sha512_224_alg;
 	case VOUCH_HASH_ID_SHA512_256:
 		return &vouch_sha512_256_alg;
+	case VOUCH_HASH_ID_SHA3_224:
+		return &vouch_sha3_224_alg;
+	case VOUCH_HASH_ID_SHA3_256:
+		return &vouch_sha3_256_alg;
+	case VOUCH_HASH_ID_SHA3_384:
+		return &vouch_sha3_384_alg;
+	case VOUCH_HASH_ID_SHA3_512:
+		return &vouch_sha3_512_alg;
 	default:
 		return NULL;
 	}

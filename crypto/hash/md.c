@@ -83,6 +83,8 @@ void vouch_md_pad(struct vouch_hash_ctx *ctx, size_t lenfield)
 
 	ctx->blocks(&ctx->state, last, n);
 	vouch_wipe(last, n * ctx->alg->block_len);
+	/* vouch/hash.h: after final, only the chaining value remains. */
+	vouch_wipe(ctx->buf, sizeof(ctx->buf));
 }
 
 #ifdef VOUCH_TEST_SEAMS

@@ -32,7 +32,7 @@ size_t vouch_md_pad_tail(const uint8_t *tail, size_t used, uint64_t count_lo, ui
 			 size_t block_len, size_t lenfield, uint8_t out[2 * VOUCH_HASH_MAX_BLOCK]);
 
 /* Pad and compress the last block(s): the final chaining value is then in
- * ctx->state. */
+ * ctx->state, and the partial block in ctx->buf is wiped. */
 void vouch_md_pad(struct vouch_hash_ctx *ctx, size_t lenfield);
 
 #ifdef VOUCH_TEST_SEAMS

@@ -35,6 +35,10 @@ enum vouch_hash_id {
 	VOUCH_HASH_ID_SHA512 = 5,
 	VOUCH_HASH_ID_SHA512_224 = 6,
 	VOUCH_HASH_ID_SHA512_256 = 7,
+	VOUCH_HASH_ID_SHA3_224 = 8,
+	VOUCH_HASH_ID_SHA3_256 = 9,
+	VOUCH_HASH_ID_SHA3_384 = 10,
+	VOUCH_HASH_ID_SHA3_512 = 11,
 };
 
 /** Signature schemes (0: unknown). */

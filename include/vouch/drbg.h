@@ -86,7 +86,9 @@ struct vouch_drbg_params {
 	 * The mechanism: "hash-SHA", "hmac-SHA" with SHA one of the hash names
 	 * of vouch/hash.h ("hash-sha256", "hmac-sha512-256"), or
 	 * "ctr-aes128", "ctr-aes192", "ctr-aes256", each with the derivation
-	 * function, or with "-nodf" appended without it.
+	 * function, or with "-nodf" appended without it. SHA-3 names
+	 * ("hash-sha3-256") are refused with -ENOPKG: SP800-90A does not
+	 * list SHA-3 for Hash_DRBG or HMAC_DRBG.
 	 */
 	const char *mechanism;
 	/** Security strength in bits (112, 128, 192, 256); 0: the mechanism's highest. */
@@ -105,7 +107,9 @@ struct vouch_drbg;
  * @param[out] out     the new DRBG, or NULL on error.
  * @param[in]  params  the mechanism and its options.
  * @return 0; -EINVAL for an unknown mechanism, a strength above the
- *         mechanism's, or a reseed interval above the maximum; -ENOMEM.
+ *         mechanism's, or a reseed interval above the maximum; -ENOPKG
+ *         for a Hash_DRBG or HMAC_DRBG over a hash SP800-90A does not
+ *         list (SHA3-224 .. SHA3-512); -ENOMEM.
  */
 VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_drbg_new(struct vouch_drbg **out,
 						  const struct vouch_drbg_params *params);

@@ -1,9 +1,12 @@
 /**
  * @file vouch/hash.h
- * @brief SHA-1 and the SHA-2 family behind one hash interface.
+ * @brief SHA-1, the SHA-2 family and SHA-3 behind one hash interface.
  *
- * Specification: FIPS 180-4 (SHA-1 §6.1, SHA-224/256 §6.2-6.3,
- * SHA-384/512 and SHA-512/t §6.4-6.7, SHA-512/t IVs §5.3.6).
+ * Specifications: FIPS 180-4 (SHA-1 §6.1, SHA-224/256 §6.2-6.3,
+ * SHA-384/512 and SHA-512/t §6.4-6.7, SHA-512/t IVs §5.3.6); FIPS 202
+ * (Keccak-f[1600] §3, the sponge §4, SHA3-224/256/384/512 §6.1). The
+ * SHAKE extendable-output functions of FIPS 202 have their own interface
+ * in vouch/sha3.h.
  *
  * Every algorithm is described by one constant descriptor,
  * `struct vouch_hash_alg` (name, DER OID, digest and block size, function
@@ -30,15 +33,16 @@
  *
  * Implementations: each algorithm has a portable C path and, on x86-64,
  * hardware paths (SHA-NI for SHA-1 and SHA-256; AVX2 message scheduling
- * for SHA-384/512) chosen at run time from CPUID and XGETBV when a context
- * is initialised. Setting the environment variable VOUCH_NO_ACCEL=1 before
+ * for SHA-384/512; BMI1/BMI2 for the Keccak permutation of SHA-3) chosen
+ * at run time from CPUID and XGETBV when a context is initialised. Setting the environment variable VOUCH_NO_ACCEL=1 before
  * the first call forces the portable paths.
  *
  * Thread-safety: descriptors are immutable and may be shared; a context
  * must not be used by two threads at once.
  *
- * Constant time: the compression functions have no data-dependent branches
- * or table indices; the time taken depends only on the message length.
+ * Constant time: the compression functions and the Keccak permutation have
+ * no data-dependent branches or table indices; the time taken depends only
+ * on the message length.
  */
 #ifndef VOUCH_HASH_H
 #define VOUCH_HASH_H
@@ -58,10 +62,14 @@ extern "C" {
 #define VOUCH_SHA512_LEN      64
 #define VOUCH_SHA512_224_LEN  28
 #define VOUCH_SHA512_256_LEN  32
+#define VOUCH_SHA3_224_LEN    28
+#define VOUCH_SHA3_256_LEN    32
+#define VOUCH_SHA3_384_LEN    48
+#define VOUCH_SHA3_512_LEN    64
 /** The largest digest_len of any descriptor: size digest buffers with it. */
 #define VOUCH_HASH_MAX_LEN    64
-/** The largest block_len of any descriptor. */
-#define VOUCH_HASH_MAX_BLOCK  128
+/** The largest block_len of any descriptor (SHA3-224's rate, 144 bytes). */
+#define VOUCH_HASH_MAX_BLOCK  144
 
 struct vouch_hash_ctx;
 
@@ -77,7 +85,9 @@ struct vouch_hash_alg {
 	const uint8_t *oid;          /**< DER content octets of the algorithm OID (no tag/length) */
 	size_t oid_len;              /**< length of @ref oid in bytes */
 	size_t digest_len;           /**< output length in bytes */
-	size_t block_len;            /**< block length in bytes (64 or 128) */
+	size_t block_len;            /**< block length in bytes: 64 or 128 for SHA-1 and
+	                                  SHA-2; for SHA-3 the sponge's rate (FIPS 202
+	                                  §6.1): 144, 136, 104 or 72, also HMAC's block */
 	void (*init)(struct vouch_hash_ctx *ctx);
 	void (*update)(struct vouch_hash_ctx *ctx, const void *data, size_t len);
 	void (*final)(struct vouch_hash_ctx *ctx, uint8_t *out);
@@ -93,9 +103,9 @@ struct vouch_hash_ctx {
 	void (*blocks)(void *state, const uint8_t *data, size_t n);
 	union {
 		uint32_t w32[8];
-		uint64_t w64[8];
+		uint64_t w64[25];           /**< SHA-512: 8 words; SHA-3: the 25 Keccak lanes */
 	} state;                            /**< chaining value */
-	uint64_t count_lo;                  /**< bytes hashed so far, low 64 bits */
+	uint64_t count_lo;                  /**< bytes hashed so far, low 64 bits (SHA-3: bytes in buf) */
 	uint64_t count_hi;                  /**< bytes hashed so far, high 64 bits */
 	uint8_t buf[VOUCH_HASH_MAX_BLOCK];  /**< a partial block */
 };
@@ -107,6 +117,10 @@ extern VOUCH_EXPORT const struct vouch_hash_alg vouch_sha384_alg;
 extern VOUCH_EXPORT const struct vouch_hash_alg vouch_sha512_alg;
 extern VOUCH_EXPORT const struct vouch_hash_alg vouch_sha512_224_alg;
 extern VOUCH_EXPORT const struct vouch_hash_alg vouch_sha512_256_alg;
+extern VOUCH_EXPORT const struct vouch_hash_alg vouch_sha3_224_alg;
+extern VOUCH_EXPORT const struct vouch_hash_alg vouch_sha3_256_alg;
+extern VOUCH_EXPORT const struct vouch_hash_alg vouch_sha3_384_alg;
+extern VOUCH_EXPORT const struct vouch_hash_alg vouch_sha3_512_alg;
 
 /**
  * Start a hash.
@@ -152,8 +166,9 @@ VOUCH_EXPORT void vouch_hash(const struct vouch_hash_alg *alg,
  * Find an algorithm by name.
  *
  * Accepted names are the descriptors' names ("sha1", "sha224", "sha256",
- * "sha384", "sha512", "sha512-224", "sha512-256"), case-insensitively,
- * with '-', '_' and '/' treated alike ("SHA-256", "sha512/224").
+ * "sha384", "sha512", "sha512-224", "sha512-256", "sha3-224", "sha3-256",
+ * "sha3-384", "sha3-512"), case-insensitively, with '-', '_' and '/'
+ * treated alike ("SHA-256", "sha512/224", "SHA3_256").
  *
  * @param[in] name  a NUL-terminated name.
  * @return the descriptor, or NULL if the name is unknown or NULL.

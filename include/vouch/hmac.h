@@ -12,7 +12,10 @@
  *     vouch_hmac_wipe(&h);                  // the padded key is secret
  *
  * Keys may have any length: longer than the block they are first hashed
- * (FIPS 198-1 §4 step 2). The context keeps the inner and outer states
+ * (FIPS 198-1 §4 step 2). The block is the descriptor's block_len: 64 or
+ * 128 bytes for SHA-1 and SHA-2, and for SHA-3 the sponge's rate (144,
+ * 136, 104, 72 bytes), as NIST's HMAC-SHA3 uses it (FIPS 202 §7 with
+ * FIPS 198-1; SP800-107 rev. 1). The context keeps the inner and outer states
  * after key setup, so vouch_hmac_reset() starts a new message under the
  * same key without rehashing the key.
  *

@@ -9,6 +9,7 @@
 #include <vouch/error.h>
 #include <vouch/mem.h>
 #include <vouch/hash.h>
+#include <vouch/sha3.h>
 #include <vouch/hmac.h>
 #include <vouch/aes.h>
 #include <vouch/rsa.h>

@@ -3,7 +3,8 @@
  * libcrypto, which is linked into this test only.
  *
  * Vectors pin a few points; this checks many random messages, keys and
- * piece splits, the length encoding near 2^32 and 2^64 bytes (by setting
+ * piece splits (SHA-1, SHA-2, SHA-3, their HMACs, and SHAKE128/256 with
+ * random output lengths squeezed in random pieces), the length encoding near 2^32 and 2^64 bytes (by setting
  * the byte counter through the test seam), and, when VOUCH_SLOW is set,
  * a real 4 GiB message.
  */
@@ -26,6 +27,7 @@
 
 #include <vouch/hash.h>
 #include <vouch/hmac.h>
+#include <vouch/sha3.h>
 
 #include "hash_internal.h"
 
@@ -45,6 +47,10 @@ static const struct {
 	{ "sha512", "SHA512" },
 	{ "sha512-224", "SHA512-224" },
 	{ "sha512-256", "SHA512-256" },
+	{ "sha3-224", "SHA3-224" },
+	{ "sha3-256", "SHA3-256" },
+	{ "sha3-384", "SHA3-384" },
+	{ "sha3-512", "SHA3-512" },
 };
 
 /* A uniform-enough draw from 0..n-1 (n > 0); the bias does not matter here. */
@@ -219,6 +225,79 @@ static void hash_matches_openssl(void **state)
 		}
 	}
 	vt_impl_unpin();
+}
+
+#define XOF_CASES	200	/* random messages per XOF and implementation */
+#define MAX_XOF_OUT	2000	/* longest random SHAKE output */
+
+/*
+ * SHAKE128 and SHAKE256: random messages absorbed in random pieces,
+ * random output lengths squeezed in random pieces (whole blocks and
+ * nothing included), against EVP_DigestFinalXOF of the whole output.
+ */
+static void shake_matches_openssl(void **state)
+{
+	static const struct {
+		const struct vouch_xof_alg *alg;
+		const char *evp;
+	} xofs[] = { { &vouch_shake128_alg, "SHAKE128" }, { &vouch_shake256_alg, "SHAKE256" } };
+	struct vt_prng p;
+	uint8_t msg[MAX_MSG], want[MAX_XOF_OUT], got[MAX_XOF_OUT];
+	EVP_MD_CTX *mctx = EVP_MD_CTX_new();
+
+	(void)state;
+	assert_non_null(mctx);
+	vt_prng_seed(&p, "interop-shake");
+	for (int i = 0; i < vt_impl_count(); i++) {
+		const char *impl = vt_impl_pin(i);
+
+		for (size_t a = 0; a < sizeof(xofs) / sizeof(xofs[0]); a++) {
+			const struct vouch_xof_alg *alg = xofs[a].alg;
+			EVP_MD *md = EVP_MD_fetch(NULL, xofs[a].evp, NULL);
+			size_t r = alg->rate;
+
+			assert_non_null(md);
+			assert_int_equal(EVP_MD_get_block_size(md), r);
+			for (size_t c = 0; c < N_FIXED_LENS + XOF_CASES; c++) {
+				size_t len = case_len(&p, c, r);
+				size_t outlen = c < 4 ? (size_t[]){ 1, r, r + 1, 2 * r }[c]
+					       : 1 + below(&p, MAX_XOF_OUT);
+				struct vouch_xof_ctx x;
+				size_t off;
+
+				vt_prng_fill(&p, msg, len);
+				if (EVP_DigestInit_ex(mctx, md, NULL) != 1 ||
+				    EVP_DigestUpdate(mctx, msg, len) != 1 ||
+				    EVP_DigestFinalXOF(mctx, want, outlen) != 1)
+					fail_msg("OpenSSL %s of %zu bytes failed", xofs[a].evp, len);
+
+				vouch_xof_init(&x, alg);
+				for (off = 0; off < len;) {
+					size_t n = piece(&p, r, len - off);
+
+					assert_int_equal(vouch_xof_absorb(&x, msg + off, n), 0);
+					off += n;
+				}
+				for (off = 0; off < outlen;) {
+					/* Every few cases whole blocks, as ML-DSA squeezes. */
+					size_t n = c % 5 == 0 && outlen - off >= r ? r
+						   : piece(&p, r, outlen - off);
+
+					vouch_xof_squeeze(&x, got + off, n);
+					off += n;
+				}
+				expect_md(got, want, outlen, "%s %s: %zu bytes in, %zu out, in pieces",
+					  impl, alg->name, len, outlen);
+
+				vouch_xof(alg, msg, len, got, outlen);
+				expect_md(got, want, outlen, "%s %s: %zu bytes in, %zu out, one call",
+					  impl, alg->name, len, outlen);
+			}
+			EVP_MD_free(md);
+		}
+	}
+	vt_impl_unpin();
+	EVP_MD_CTX_free(mctx);
 }
 
 /* An HMAC context of OpenSSL's for the digest @mdname. */
@@ -617,6 +696,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(hash_matches_openssl),
 		cmocka_unit_test(hmac_matches_openssl),
+		cmocka_unit_test(shake_matches_openssl),
 		cmocka_unit_test(hash_length_counter_matches_openssl),
 		cmocka_unit_test(hash_4gib),
 	};

@@ -7,7 +7,11 @@
  * It uses what a careful OpenSSL caller would: algorithms fetched once;
  * EVP_Digest() per message; one keyed EVP_MAC context re-initialised per
  * message; one keyed CTR context that EVP_EncryptUpdate() runs on from
- * message to message; one instantiated EVP_RAND DRBG per figure whose
+ * message to message; for SHAKE, one EVP_MD_CTX per figure, and per message
+ * EVP_DigestInit_ex(), EVP_DigestUpdate() and EVP_DigestFinalXOF() (OpenSSL
+ * 3.0 squeezes only once, so shake128-squeeze is one FinalXOF of SIZE
+ * bytes where vouch-bench squeezes 168-byte blocks);
+ * one instantiated EVP_RAND DRBG per figure whose
  * automatic reseeds are switched off, as vouch-bench's are; and, for the
  * process RNG, RAND_bytes() and RAND_priv_bytes() as they come (the
  * calling thread's public or private DRBG, default reseeding), in one
@@ -51,6 +55,8 @@
 #include "benchtime.h"
 
 #define MAX_SIZE (1u << 20)
+#define BIG_SIZE (64u << 20)    /* digests and SHAKE, as vouch-bench's */
+static size_t input_size = MAX_SIZE;   /* the bytes at input */
 
 static uint8_t *input;
 static uint8_t *output;
@@ -59,7 +65,7 @@ static volatile uint8_t sink;
 /* RAND_bytes()'s destination: each thread's own (see vouch-bench.c). */
 static _Thread_local _Alignas(64) unsigned char thread_output[MAX_SIZE];
 
-enum peer_kind { DIGEST, HMAC, CIPHER, DRBG, RAND, RAND_PRIV };
+enum peer_kind { DIGEST, XOF, XOF_SQUEEZE, HMAC, CIPHER, DRBG, RAND, RAND_PRIV };
 
 struct peer_figure {
 	const char *name;
@@ -78,6 +84,13 @@ static const struct peer_figure figures[] = {
 	{ "sha256", DIGEST, "SHA256", NULL, BENCH_MBPS, 1 },
 	{ "sha384", DIGEST, "SHA384", NULL, BENCH_MBPS, 1 },
 	{ "sha512", DIGEST, "SHA512", NULL, BENCH_MBPS, 1 },
+	{ "sha3-224", DIGEST, "SHA3-224", NULL, BENCH_MBPS, 1 },
+	{ "sha3-256", DIGEST, "SHA3-256", NULL, BENCH_MBPS, 1 },
+	{ "sha3-384", DIGEST, "SHA3-384", NULL, BENCH_MBPS, 1 },
+	{ "sha3-512", DIGEST, "SHA3-512", NULL, BENCH_MBPS, 1 },
+	{ "shake128", XOF, "SHAKE128", NULL, BENCH_MBPS, 1 },
+	{ "shake256", XOF, "SHAKE256", NULL, BENCH_MBPS, 1 },
+	{ "shake128-squeeze", XOF_SQUEEZE, "SHAKE128", NULL, BENCH_MBPS, 1 },
 	{ "hmac-sha1", HMAC, "SHA1", NULL, BENCH_MBPS, 1 },
 	{ "hmac-sha256", HMAC, "SHA256", NULL, BENCH_MBPS, 1 },
 	{ "hmac-sha512", HMAC, "SHA512", NULL, BENCH_MBPS, 1 },
@@ -110,6 +123,7 @@ static const struct verify_figure {
 #define NVERIFY (sizeof(verify_figures) / sizeof(verify_figures[0]))
 
 static EVP_MD *md;
+static EVP_MD_CTX *md_ctx;   /* the SHAKE figures */
 static EVP_MAC_CTX *mac_ctx;
 static EVP_CIPHER_CTX *cipher_ctx;
 static EVP_RAND_CTX *rand_ctx;
@@ -140,6 +154,17 @@ static void run(const void *arg, size_t size, uint64_t iters)
 		switch (fig->kind) {
 		case DIGEST:
 			EVP_Digest(input, size, out, &outl, md, NULL);
+			break;
+		case XOF:
+			/* vouch-bench's shake figures: SIZE bytes in, 64 out. */
+			EVP_DigestInit_ex(md_ctx, md, NULL);
+			EVP_DigestUpdate(md_ctx, input, size);
+			EVP_DigestFinalXOF(md_ctx, out, 64);
+			break;
+		case XOF_SQUEEZE:
+			EVP_DigestInit_ex(md_ctx, md, NULL);
+			EVP_DigestUpdate(md_ctx, input, 34);
+			EVP_DigestFinalXOF(md_ctx, output, size);
 			break;
 		case HMAC:
 			EVP_MAC_init(mac_ctx, NULL, 0, NULL);
@@ -363,6 +388,12 @@ static int setup(const struct peer_figure *fig)
 		break;
 	case DIGEST:
 		break;
+	case XOF:
+	case XOF_SQUEEZE:
+		md_ctx = EVP_MD_CTX_new();
+		if (!md_ctx)
+			return -1;
+		break;
 	}
 	md = EVP_MD_fetch(NULL, fig->alg, NULL);
 	return md ? 0 : -1;
@@ -585,19 +616,27 @@ int main(int argc, char **argv)
 	}
 	/* run() shares one context per figure, so only run_rand() is threaded. */
 	fn = fig->kind == RAND || fig->kind == RAND_PRIV ? run_rand : run;
-	input = calloc(1, MAX_SIZE);
+	/* Messages to hash may be as long as vouch-bench's (BIG_SIZE). */
+	for (int i = 2; i < argc; i++) {
+		size_t size = (size_t)strtoull(argv[i], NULL, 10);
+		size_t max = fig->kind == DIGEST || fig->kind == XOF ? BIG_SIZE : MAX_SIZE;
+
+		if (size > max)
+			return 64;
+		if (size > input_size)
+			input_size = size;
+	}
+	input = calloc(1, input_size);
 	output = calloc(1, MAX_SIZE);
 	if (!input || !output || setup(fig) != 0) {
 		fprintf(stderr, "bench-openssl: libcrypto setup failed for %s\n", fig->name);
 		return 70;
 	}
-	for (size_t i = 0; i < MAX_SIZE; i++)
+	for (size_t i = 0; i < input_size; i++)
 		input[i] = (uint8_t)(i * 131u + 7u);
 	for (int i = 2; i < argc; i++) {
 		size_t size = (size_t)strtoull(argv[i], NULL, 10);
 
-		if (size > MAX_SIZE)
-			return 64;
 		if (fig->threads > 1)
 			bench_report_threads(fig->name, fig->units, fn, fig, size, fig->threads);
 		else
@@ -607,6 +646,7 @@ int main(int argc, char **argv)
 	EVP_CIPHER_CTX_free(cipher_ctx);
 	EVP_MAC_CTX_free(mac_ctx);
 	EVP_MD_free(md);
+	EVP_MD_CTX_free(md_ctx);
 	free(input);
 	free(output);
 	return 0;

@@ -14,11 +14,17 @@
  *
  * Supported types: RsassaPkcs1Verify, RsassaPkcs1Generate (its
  * signatures verified), RsassaPssVerify, RsassaPssWithParametersVerify,
- * EcdsaVerify (DER signatures), EcdsaP1363Verify, and EddsaVerify on
+ * EcdsaVerify (DER signatures), EcdsaP1363Verify, EddsaVerify on
  * edwards25519 (the raw "pk" of the group's publicKey through
- * vouch/ed25519.h; Ed448 groups are skipped). Groups whose key vouch
+ * vouch/ed25519.h; Ed448 groups are skipped); MacTest for HMAC (the
+ * hash named by the file's "algorithm", "HMACSHA3-256": vouch/hmac.h's
+ * vouch_hmac_verify on the tag truncated to the group's tagSize, and for
+ * valid tests the computed tag compared too). Groups whose key vouch
  * refuses by policy or does not implement (-ENOPKG at load: RSA below
- * 2048 bits, other curves) are skipped as a whole.
+ * 2048 bits, other curves) are skipped as a whole. Hashes are found by
+ * Wycheproof's names ("SHA-256", "SHA3-256") through
+ * vouch_hash_alg_by_name(). The code path is the fastest the CPU offers;
+ * run it again with VOUCH_NO_ACCEL=1 for the portable one.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -31,6 +37,7 @@
 #include <cjson/cJSON.h>
 #include <vouch/ed25519.h>
 #include <vouch/error.h>
+#include <vouch/hmac.h>
 #include <vouch/pubkey.h>
 
 #include "rsp.h"
@@ -40,6 +47,7 @@ static void broken_file(const char *fmt, ...) __attribute__((format(printf, 1, 2
 #include "wp_json.h"
 
 static const char *current_file;
+static const char *current_algorithm;   /* the file's "algorithm" */
 
 static void broken_file(const char *fmt, ...)
 {
@@ -78,7 +86,9 @@ struct group {
 	const char *type;
 	struct vouch_pubkey key;
 	struct vouch_sig_alg alg;
-	struct vouch_ed25519_key ed;   /* EddsaVerify */
+	struct vouch_ed25519_key ed;             /* EddsaVerify */
+	const struct vouch_hash_alg *mac_hash;   /* MacTest: the HMAC's hash */
+	size_t tag_bytes;                        /* MacTest: tagSize / 8 */
 };
 
 static const struct vouch_hash_alg *hash_field(const cJSON *g, const char *name)
@@ -99,6 +109,21 @@ static const char *key_der_field(const cJSON *g)
 	if (cJSON_IsString(item))
 		return item->valuestring;
 	return json_string(g, "keyDer");
+}
+
+/* A MacTest group (mac_test_schema_v1.json): HMAC over the hash the
+ * file's algorithm names ("HMACSHA1", "HMACSHA3-256"). */
+static int mac_group_setup(struct group *grp, const cJSON *g, const char **skip)
+{
+	if (!current_algorithm || strncmp(current_algorithm, "HMAC", 4) != 0) {
+		*skip = "MAC other than HMAC";
+		return 0;
+	}
+	grp->mac_hash = vouch_hash_alg_by_name(current_algorithm + 4);
+	if (!grp->mac_hash)
+		broken_file("unknown HMAC hash in '%s'", current_algorithm);
+	grp->tag_bytes = (size_t)json_int(g, "tagSize") / 8;
+	return 0;
 }
 
 /*
@@ -144,7 +169,10 @@ static int group_setup(struct group *grp, const cJSON *g, const char **skip)
 
 	*skip = NULL;
 	memset(&grp->alg, 0, sizeof(grp->alg));
+	grp->mac_hash = NULL;
 	grp->type = json_string(g, "type");
+	if (!strcmp(grp->type, "MacTest"))
+		return mac_group_setup(grp, g, skip);
 	if (!strcmp(grp->type, "RsassaPkcs1Verify") || !strcmp(grp->type, "RsassaPkcs1Generate")) {
 		grp->alg.scheme = VOUCH_SIG_RSA_PKCS1;
 	} else if (!strcmp(grp->type, "RsassaPssVerify") ||
@@ -198,6 +226,44 @@ static int acceptable_verdict(const cJSON *test)
 			verdict = REJECT;
 	}
 	return verdict;
+}
+
+/* One MacTest test: "valid" tags verify and are what vouch computes;
+ * "invalid" ones are refused with -EKEYREJECTED (the MAC files have no
+ * "acceptable" tests: one would fail here). */
+static void run_mac_test(const struct group *grp, const cJSON *test, struct counts *c)
+{
+	const char *result = json_string(test, "result");
+	size_t key_len, msg_len, tag_len;
+	uint8_t *key = vt_hex_decode(json_string(test, "key"), &key_len);
+	uint8_t *msg = vt_hex_decode(json_string(test, "msg"), &msg_len);
+	uint8_t *tag = vt_hex_decode(json_string(test, "tag"), &tag_len);
+	uint8_t mine[VOUCH_HASH_MAX_LEN];
+	int valid = !strcmp(result, "valid"), rc = 0;
+
+	if (!key || !msg || !tag)
+		broken_file("bad hex in test %d", json_int(test, "tcId"));
+	if (tag_len != grp->tag_bytes || tag_len > grp->mac_hash->digest_len)
+		broken_file("test %d: a %zu-byte tag in a %zu-byte group", json_int(test, "tcId"),
+			    tag_len, grp->tag_bytes);
+	if (valid || !strcmp(result, "invalid")) {
+		rc = vouch_hmac_verify(grp->mac_hash, key, key_len, msg, msg_len, tag, tag_len);
+		if (valid && rc == 0) {
+			vouch_hmac(grp->mac_hash, key, key_len, msg, msg_len, mine);
+			if (memcmp(mine, tag, tag_len) != 0)
+				rc = -EKEYREJECTED;
+		}
+	}
+	if ((valid && rc == 0) || (!strcmp(result, "invalid") && rc == -EKEYREJECTED)) {
+		c->passed++;
+	} else {
+		printf("  FAIL tcId %d (%s, %s): %s (%d)\n", json_int(test, "tcId"), result,
+		       json_string(test, "comment"), vouch_strerror(rc), rc);
+		c->failed++;
+	}
+	free(key);
+	free(msg);
+	free(tag);
 }
 
 static void run_test(const struct group *grp, const cJSON *test, struct counts *c)
@@ -259,6 +325,11 @@ static int run_file(const char *path, struct counts *total)
 	free(text);
 	if (!root)
 		broken_file("not JSON");
+	{
+		const cJSON *a = cJSON_GetObjectItemCaseSensitive(root, "algorithm");
+
+		current_algorithm = cJSON_IsString(a) ? a->valuestring : NULL;
+	}
 	cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(root, "testGroups")) {
 		const cJSON *tests = cJSON_GetObjectItemCaseSensitive(g, "tests"), *t;
 		struct group grp;
@@ -278,8 +349,12 @@ static int run_file(const char *path, struct counts *total)
 			c.skipped += (unsigned long)cJSON_GetArraySize(tests);
 			continue;
 		}
-		cJSON_ArrayForEach(t, tests)
-			run_test(&grp, t, &c);
+		cJSON_ArrayForEach(t, tests) {
+			if (grp.mac_hash)
+				run_mac_test(&grp, t, &c);
+			else
+				run_test(&grp, t, &c);
+		}
 	}
 	cJSON_Delete(root);
 	printf("%s: %lu passed, %lu failed, %lu skipped\n", path, c.passed, c.failed, c.skipped);
