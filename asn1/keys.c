@@ -1,7 +1,7 @@
 /*
  * Readers of public keys, signature values and algorithm identifiers
- * (see keys.h): structure through der.h, the rules of RFC 8017, RFC 5480
- * and RFC 4055 here. These values are small and sit inside a structure
+ * (see keys.h): structure through der.h, the rules of RFC 8017, RFC 5480,
+ * RFC 4055 and RFC 8410 here. These values are small and sit inside a structure
  * libtasn1 has decoded (a certificate, a SignerInfo) or come alone (a
  * signature value): each is read with vouch_der_sequence(), by position
  * from its grammar in vouch.asn, after the canonical-DER walk, without a
@@ -209,6 +209,12 @@ int vouch_asn1_spki_read(struct vouch_asn1_spki *out, const uint8_t *root,
 		out->type = VOUCH_ASN1_KEY_EC;
 		out->point = bits;
 		rc = read_ec_params(out, root, params);
+	} else if (vouch_der_span_eq(root, oid, VOUCH_OID_ED25519, sizeof(VOUCH_OID_ED25519))) {
+		/* RFC 8410 §3: parameters MUST be absent. The key's 32 bytes are
+		 * the loader's to check, as an EC point is. */
+		out->type = VOUCH_ASN1_KEY_ED25519;
+		out->point = bits;
+		rc = params.len ? -EBADMSG : 0;
 	} else {
 		rc = -ENOPKG;
 	}
@@ -229,6 +235,10 @@ static const struct {
 	{ VOUCH_OID_SHA512, sizeof(VOUCH_OID_SHA512), VOUCH_HASH_ID_SHA512 },
 	{ VOUCH_OID_SHA512_224, sizeof(VOUCH_OID_SHA512_224), VOUCH_HASH_ID_SHA512_224 },
 	{ VOUCH_OID_SHA512_256, sizeof(VOUCH_OID_SHA512_256), VOUCH_HASH_ID_SHA512_256 },
+	{ VOUCH_OID_SHA3_224, sizeof(VOUCH_OID_SHA3_224), VOUCH_HASH_ID_SHA3_224 },
+	{ VOUCH_OID_SHA3_256, sizeof(VOUCH_OID_SHA3_256), VOUCH_HASH_ID_SHA3_256 },
+	{ VOUCH_OID_SHA3_384, sizeof(VOUCH_OID_SHA3_384), VOUCH_HASH_ID_SHA3_384 },
+	{ VOUCH_OID_SHA3_512, sizeof(VOUCH_OID_SHA3_512), VOUCH_HASH_ID_SHA3_512 },
 };
 
 int vouch_asn1_hash_id(const uint8_t *root, struct vouch_span oid)
@@ -251,13 +261,18 @@ int vouch_asn1_hash_alg_read(int *id, const uint8_t *root, struct vouch_span spa
 /* How a signature algorithm's parameters must look. */
 enum params_rule {
 	PARAMS_NULL_OR_ABSENT,  /* RSA PKCS#1 v1.5: NULL (absent tolerated, as OpenSSL) */
-	PARAMS_ABSENT,          /* ECDSA: RFC 5758 §3.2 "MUST omit" */
+	PARAMS_ABSENT,          /* ECDSA: RFC 5758 §3.2 "MUST omit"; Ed25519: RFC 8410 §3 */
 	PARAMS_PSS,             /* RSASSA-PSS-params, required (RFC 4055 §3.1) */
 };
 
 #define SIG_ENTRY(o, scheme, hash, params) { o, sizeof(o), scheme, hash, params }
 
-/* RFC 8017 §A.2.4, RFC 4055 §3 and RFC 5758 §3.2. */
+/*
+ * RFC 8017 §A.2.4, RFC 4055 §3, RFC 5758 §3.2, NIST's SHA-3 registrations
+ * (the RSA ones with NULL or absent parameters, as OpenSSL 3.0 writes NULL
+ * and the registration says absent; ECDSA's absent) and RFC 8410 §3.
+ * Ed448 is not here: it is -ENOPKG, as any algorithm not listed.
+ */
 static const struct {
 	const uint8_t *oid;
 	size_t len;
@@ -280,6 +295,19 @@ static const struct {
 	SIG_ENTRY(VOUCH_OID_ECDSA_SHA256, VOUCH_SIG_ECDSA, VOUCH_HASH_ID_SHA256, PARAMS_ABSENT),
 	SIG_ENTRY(VOUCH_OID_ECDSA_SHA384, VOUCH_SIG_ECDSA, VOUCH_HASH_ID_SHA384, PARAMS_ABSENT),
 	SIG_ENTRY(VOUCH_OID_ECDSA_SHA512, VOUCH_SIG_ECDSA, VOUCH_HASH_ID_SHA512, PARAMS_ABSENT),
+	SIG_ENTRY(VOUCH_OID_SHA3_224_RSA, VOUCH_SIG_RSA_PKCS1, VOUCH_HASH_ID_SHA3_224,
+		  PARAMS_NULL_OR_ABSENT),
+	SIG_ENTRY(VOUCH_OID_SHA3_256_RSA, VOUCH_SIG_RSA_PKCS1, VOUCH_HASH_ID_SHA3_256,
+		  PARAMS_NULL_OR_ABSENT),
+	SIG_ENTRY(VOUCH_OID_SHA3_384_RSA, VOUCH_SIG_RSA_PKCS1, VOUCH_HASH_ID_SHA3_384,
+		  PARAMS_NULL_OR_ABSENT),
+	SIG_ENTRY(VOUCH_OID_SHA3_512_RSA, VOUCH_SIG_RSA_PKCS1, VOUCH_HASH_ID_SHA3_512,
+		  PARAMS_NULL_OR_ABSENT),
+	SIG_ENTRY(VOUCH_OID_ECDSA_SHA3_224, VOUCH_SIG_ECDSA, VOUCH_HASH_ID_SHA3_224, PARAMS_ABSENT),
+	SIG_ENTRY(VOUCH_OID_ECDSA_SHA3_256, VOUCH_SIG_ECDSA, VOUCH_HASH_ID_SHA3_256, PARAMS_ABSENT),
+	SIG_ENTRY(VOUCH_OID_ECDSA_SHA3_384, VOUCH_SIG_ECDSA, VOUCH_HASH_ID_SHA3_384, PARAMS_ABSENT),
+	SIG_ENTRY(VOUCH_OID_ECDSA_SHA3_512, VOUCH_SIG_ECDSA, VOUCH_HASH_ID_SHA3_512, PARAMS_ABSENT),
+	SIG_ENTRY(VOUCH_OID_ED25519, VOUCH_SIG_ED25519, VOUCH_HASH_ID_UNKNOWN, PARAMS_ABSENT),
 };
 
 /* A hash of RSASSA-PSS-params; the empty span is the default, SHA-1. */
@@ -431,8 +459,20 @@ void vouch_asn1_spki_values_read(struct vouch_spki_values *out, const uint8_t *r
 		out->status = rc;
 		return;
 	}
-	out->type = k.type == VOUCH_ASN1_KEY_EC ? VOUCH_KEY_EC
-		    : k.type == VOUCH_ASN1_KEY_RSA_PSS ? VOUCH_KEY_RSA_PSS : VOUCH_KEY_RSA;
+	switch (k.type) {
+	case VOUCH_ASN1_KEY_EC:
+		out->type = VOUCH_KEY_EC;
+		break;
+	case VOUCH_ASN1_KEY_ED25519:
+		out->type = VOUCH_KEY_ED25519;
+		break;
+	case VOUCH_ASN1_KEY_RSA_PSS:
+		out->type = VOUCH_KEY_RSA_PSS;
+		break;
+	default:
+		out->type = VOUCH_KEY_RSA;
+		break;
+	}
 	out->n = k.n;
 	out->e = k.e;
 	out->point = k.point;

@@ -28,6 +28,7 @@ enum vouch_asn1_key_type {
 	VOUCH_ASN1_KEY_RSA = 1,      /* rsaEncryption */
 	VOUCH_ASN1_KEY_RSA_PSS = 2,  /* id-RSASSA-PSS: the key may only verify PSS */
 	VOUCH_ASN1_KEY_EC = 3,       /* id-ecPublicKey with a named curve */
+	VOUCH_ASN1_KEY_ED25519 = 4,  /* id-Ed25519 (RFC 8410) */
 };
 
 /*
@@ -54,7 +55,8 @@ struct vouch_asn1_spki {
 	/* RSA-PSS: the key's parameters, when present (RFC 4055 §3.1). */
 	bool pss_restricted;
 	struct vouch_asn1_pss_params pss;
-	/* EC (RFC 5480 §2): the namedCurve OID and the SEC 1 point encoding. */
+	/* EC (RFC 5480 §2): the namedCurve OID and the SEC 1 point encoding;
+	 * Ed25519 (RFC 8410 §4): the 32-byte key in point, no curve. */
 	struct vouch_span curve, point;
 };
 

@@ -300,7 +300,6 @@ static void test_spki_ec(void **state)
 		{ "keys/ec384.pub.der", 0, 97 },
 		{ "keys/secp256k1.pub.der", 0, 65 },       /* the curve is crypto/pk's call */
 		{ "keys/ec256explicit.pub.der", -ENOPKG, 0 },
-		{ "keys/ed25519.pub.der", -ENOPKG, 0 },
 	};
 
 	(void)state;
@@ -320,6 +319,22 @@ static void test_spki_ec(void **state)
 		}
 		free(der);
 	}
+}
+
+/* id-Ed25519 (RFC 8410 §4): the key's 32 bytes as they are; no parameters. */
+static void test_spki_ed25519(void **state)
+{
+	struct vouch_asn1_spki spki;
+	size_t len;
+	uint8_t *der = vt_read_file(vt_data("keys/ed25519.pub.der"), &len);
+
+	(void)state;
+	assert_vouch_ok(vouch_asn1_spki_read(&spki, der, (struct vouch_span){ 0, len }));
+	assert_int_equal(spki.type, VOUCH_ASN1_KEY_ED25519);
+	assert_int_equal(spki.point.len, 32);
+	assert_int_equal(spki.point.off + 32, len);
+	assert_int_equal(spki.curve.len, 0);
+	free(der);
 }
 
 /* SPKIs assembled from hex parts: algorithm identifiers and key bits. */
@@ -342,6 +357,11 @@ static const struct { const char *what; const char *hex; int want; } spki_cases[
 	  "3015300c06072a8648ce3d0201020100030500040102ff", -EBADMSG },
 	{ "an unknown algorithm (1.2)",
 	  "300b300306012a030400010203", -ENOPKG },
+	{ "id-Ed25519 with NULL parameters",
+	  "300f300706032b65700500030400010203", -EBADMSG },
+	{ "id-Ed25519 with unused bits in the key",
+	  "300d300506032b6570030401010203", -EBADMSG },
+	{ "id-Ed448", "300d300506032b6571030400010203", -ENOPKG },
 };
 
 static void test_spki_cases(void **state)
@@ -586,6 +606,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_spki_rsa),
 		cmocka_unit_test(test_spki_rsa_pss),
 		cmocka_unit_test(test_spki_ec),
+		cmocka_unit_test(test_spki_ed25519),
 		cmocka_unit_test(test_spki_cases),
 		cmocka_unit_test(test_pss_params_cases),
 		cmocka_unit_test(test_hash_algid),

@@ -9,9 +9,12 @@
  * verifier never sees an OID. Identifiers vouch does not implement
  * become an "unknown" value and the verifier decides (-ENOPKG).
  *
- * Specifications: RFC 5754 §2 and RFC 8017 §B.1 (hash OIDs), RFC 8017
- * §A.2.4, RFC 4055 §3 and RFC 5758 §3.2 (signature algorithms and their
- * parameters), RFC 5652 §4 (id-data).
+ * Specifications: RFC 5754 §2 and RFC 8017 §B.1 (hash OIDs), NIST's
+ * Computer Security Objects Register (id-sha3-*, 2.16.840.1.101.3.4.2.7-10;
+ * id-ecdsa-with-sha3-*, .3.9-12; id-rsassa-pkcs1-v1_5-with-sha3-*,
+ * .3.13-16), RFC 8017 §A.2.4, RFC 4055 §3 and RFC 5758 §3.2 (signature
+ * algorithms and their parameters), RFC 8410 (Ed25519 in X.509),
+ * RFC 5652 §4 (id-data).
  *
  * Thread-safety: values only; vouch_hash_alg_by_id() is reentrant.
  */
@@ -47,12 +50,28 @@ enum vouch_sig_scheme {
 	VOUCH_SIG_RSA_PSS = 2,     /**< RSASSA-PSS with MGF1 */
 	VOUCH_SIG_ECDSA = 3,       /**< ECDSA, DER ECDSA-Sig-Value */
 	VOUCH_SIG_ECDSA_P1363 = 4, /**< ECDSA, IEEE P1363 r || s (JOSE, COSE) */
+	/**
+	 * Pure Ed25519 (RFC 8032 §5.1): the signature covers the message
+	 * itself, not a digest of it, so the algorithm has no hash
+	 * (@c hash is VOUCH_HASH_ID_UNKNOWN in a struct vouch_sig_alg_id, NULL
+	 * in a struct vouch_sig_alg).
+	 */
+	VOUCH_SIG_ED25519 = 5,
 };
 
 /**
  * A signature AlgorithmIdentifier as read: sha256WithRSAEncryption,
  * RSASSA-PSS with its parameters (their DEFAULTs applied), or
- * ecdsa-with-SHA384. @ref status says whether the rest may be used.
+ * ecdsa-with-SHA384, id-ecdsa-with-sha3-256, id-Ed25519. @ref status says
+ * whether the rest may be used.
+ *
+ * Parameters, as each algorithm's RFC has them: the RSA PKCS#1 v1.5
+ * identifiers (SHA-1, SHA-2 and SHA-3) NULL or absent (RFC 8017 §A.2.4
+ * says NULL; NIST's SHA-3 registrations leave them absent; OpenSSL 3.0
+ * writes NULL); ECDSA over SHA-2 and SHA-3 absent (RFC 5758 §3.2, and
+ * the same for NIST's SHA-3 registrations); Ed25519 absent (RFC 8410 §3); RSASSA-PSS
+ * required (RFC 4055 §3.1), and any hash it names may be SHA-2 or SHA-3.
+ * Anything else is -EBADMSG. Ed448 (1.3.101.113) is -ENOPKG.
  */
 struct vouch_sig_alg_id {
 	/**
@@ -79,6 +98,7 @@ enum vouch_key_type {
 	VOUCH_KEY_RSA = 1,          /**< rsaEncryption (RFC 3279 §2.3.1) */
 	VOUCH_KEY_RSA_PSS = 2,      /**< id-RSASSA-PSS: the key may only verify PSS (RFC 4055) */
 	VOUCH_KEY_EC = 3,           /**< id-ecPublicKey with a named curve (RFC 5480) */
+	VOUCH_KEY_ED25519 = 4,      /**< id-Ed25519, parameters absent (RFC 8410 §3, §4) */
 };
 
 /** Named curves by identifier (RFC 5480 §2.1.1.1). */
@@ -116,7 +136,12 @@ struct vouch_spki_values {
 	int pss_mgf1_hash;
 	uint32_t pss_salt_len;
 	int curve;                  /**< EC: enum vouch_curve_id (never UNKNOWN when status is 0) */
-	struct vouch_span point;    /**< EC: the SEC 1 point encoding (not yet checked) */
+	/**
+	 * EC: the SEC 1 point encoding; Ed25519: the 32-byte encoding of the
+	 * point A (RFC 8032 §5.1.2). Neither is checked yet: the verifier
+	 * decodes it when it loads the key.
+	 */
+	struct vouch_span point;
 };
 
 /**
