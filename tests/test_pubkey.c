@@ -61,6 +61,7 @@ static void test_load(void **state)
 		{ "rsapss", VOUCH_PUBKEY_RSA_PSS, 2048 },
 		{ "ec256", VOUCH_PUBKEY_EC, 256 },
 		{ "ec384", VOUCH_PUBKEY_EC, 384 },
+		{ "ed25519", VOUCH_PUBKEY_ED25519, 256 },
 	};
 
 	(void)state;
@@ -89,7 +90,6 @@ static void test_load_refused(void **state)
 	assert_int_equal(vouch_pubkey_bits(&key), 1024);
 	assert_vouch_err(load_der(&key, "secp256k1.pub.der", 0), -ENOPKG);
 	assert_vouch_err(load_der(&key, "ec256explicit.pub.der", 0), -ENOPKG);
-	assert_vouch_err(load_der(&key, "ed25519.pub.der", 0), -ENOPKG);
 	assert_vouch_err(load_pem(&key, "msg.txt", 0), -EBADMSG);   /* no PEM block */
 	assert_vouch_err(vouch_pubkey_load_spki(NULL, (const uint8_t *)"", 0, 0), -EINVAL);
 	assert_vouch_err(vouch_pubkey_load_spki(&key, NULL, 0, 0), -EINVAL);
@@ -111,6 +111,23 @@ static void test_load_bad_values(void **state)
 		/* The point at infinity's encoding, 00. */
 		{ "point at infinity",
 		  "3019301306072a8648ce3d020106082a8648ce3d03010703020000", -EBADMSG },
+		/* Ed25519 (RFC 8410 §4, RFC 8032 §5.1.3): y = 1 is the neutral
+		 * element, of small order (refused, vouch/ed25519.h); y = p is
+		 * not canonical; 31 bytes; parameters present; a y with no x
+		 * (u/v not a square: y = 2); Ed448 not implemented. */
+		{ "Ed25519 y = 1", "302a300506032b6570032100"
+		  "0100000000000000000000000000000000000000000000000000000000000000", -EBADMSG },
+		{ "Ed25519 y = p", "302a300506032b6570032100"
+		  "edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f", -EBADMSG },
+		{ "Ed25519 y = 2, no x", "302a300506032b6570032100"
+		  "0200000000000000000000000000000000000000000000000000000000000000", -EBADMSG },
+		{ "Ed25519, 31 bytes", "3029300506032b6570032000"
+		  "00000000000000000000000000000000000000000000000000000000000000", -EBADMSG },
+		{ "Ed25519, NULL parameters", "302c300706032b65700500032100"
+		  "0100000000000000000000000000000000000000000000000000000000000000", -EBADMSG },
+		{ "Ed448", "3043300506032b6571033a00"
+		  "000000000000000000000000000000000000000000000000000000000000"
+		  "000000000000000000000000000000000000000000000000000000", -ENOPKG },
 	};
 
 	(void)state;
@@ -152,6 +169,25 @@ static void test_sig_alg(void **state)
 		  -ENOPKG, 0, NULL },
 		{ "sha256WithRSAEncryption, INTEGER", "300e06092a864886f70d01010b020100", -EBADMSG,
 		  0, NULL },
+		/* SHA-3: NIST's registrations (RSA parameters NULL or absent, ECDSA
+		 * absent), RFC 8410 (Ed25519 absent), PSS over SHA3-256. */
+		{ "id-rsassa-pkcs1-v1_5-with-sha3-256", "300d060960864801650304030e0500", 0,
+		  VOUCH_SIG_RSA_PKCS1, &vouch_sha3_256_alg },
+		{ "id-rsassa-pkcs1-v1_5-with-sha3-512, absent", "300b0609608648016503040310", 0,
+		  VOUCH_SIG_RSA_PKCS1, &vouch_sha3_512_alg },
+		{ "id-rsassa-pkcs1-v1_5-with-sha3-224", "300d060960864801650304030d0500", 0,
+		  VOUCH_SIG_RSA_PKCS1, &vouch_sha3_224_alg },
+		{ "id-ecdsa-with-sha3-384", "300b060960864801650304030b", 0, VOUCH_SIG_ECDSA,
+		  &vouch_sha3_384_alg },
+		{ "id-ecdsa-with-sha3-256 with NULL", "300d060960864801650304030a0500", -EBADMSG,
+		  0, NULL },
+		{ "id-Ed25519", "300506032b6570", 0, VOUCH_SIG_ED25519, NULL },
+		{ "id-Ed25519 with NULL", "300706032b65700500", -EBADMSG, 0, NULL },
+		{ "id-Ed448", "300506032b6571", -ENOPKG, 0, NULL },
+		{ "RSASSA-PSS, SHA3-256, 32",
+		  "304106092a864886f70d01010a3034a00f300d06096086480165030402080500a11c301a06092a8648"
+		  "86f70d010108300d06096086480165030402080500a203020120", 0, VOUCH_SIG_RSA_PSS,
+		  &vouch_sha3_256_alg },
 	};
 
 	(void)state;
@@ -166,7 +202,7 @@ static void test_sig_alg(void **state)
 		assert_int_equal(alg.scheme, cases[i].scheme);
 		assert_ptr_equal(alg.hash, cases[i].hash);
 		if (alg.scheme == VOUCH_SIG_RSA_PSS) {
-			assert_ptr_equal(alg.mgf1_hash, &vouch_sha256_alg);
+			assert_ptr_equal(alg.mgf1_hash, cases[i].hash);
 			assert_int_equal(alg.salt_len, 32);
 		}
 		free(der);
@@ -184,6 +220,7 @@ static const struct signed_fixture fixtures[] = {
 	{ "rsapss", { VOUCH_SIG_RSA_PSS, &vouch_sha256_alg, &vouch_sha256_alg, 32 } },
 	{ "ec256", { VOUCH_SIG_ECDSA, &vouch_sha256_alg, NULL, 0 } },
 	{ "ec384", { VOUCH_SIG_ECDSA, &vouch_sha384_alg, NULL, 0 } },
+	{ "ed25519", { VOUCH_SIG_ED25519, NULL, NULL, 0 } },
 };
 
 static int verify_fixture(const struct signed_fixture *f, const struct vouch_sig_alg *alg,
@@ -240,8 +277,15 @@ static void test_scheme_mismatch(void **state)
 						    &vouch_sha256_alg, VOUCH_RSA_PSS_SALT_ANY };
 
 	(void)state;
+	const struct vouch_sig_alg ed25519 = { VOUCH_SIG_ED25519, NULL, NULL, 0 };
+
 	assert_vouch_err(verify_fixture(&fixtures[0], &ecdsa, -1), -EKEYREJECTED);
 	assert_vouch_err(verify_fixture(&fixtures[2], &pkcs1, -1), -EKEYREJECTED);
+	/* Ed25519 keys sign only Ed25519, and Ed25519 needs an Ed25519 key. */
+	assert_vouch_err(verify_fixture(&fixtures[4], &ecdsa, -1), -EKEYREJECTED);
+	assert_vouch_err(verify_fixture(&fixtures[4], &pkcs1, -1), -EKEYREJECTED);
+	assert_vouch_err(verify_fixture(&fixtures[2], &ed25519, -1), -EKEYREJECTED);
+	assert_vouch_err(verify_fixture(&fixtures[0], &ed25519, -1), -EKEYREJECTED);
 	/* An id-RSASSA-PSS key: PSS only, with its own parameters. */
 	assert_vouch_err(verify_fixture(&fixtures[1], &pkcs1, -1), -EKEYREJECTED);
 	assert_vouch_err(verify_fixture(&fixtures[1], &pss_sha384, -1), -EKEYREJECTED);
@@ -260,6 +304,8 @@ static void test_verify_arguments(void **state)
 	const struct vouch_sig_alg no_hash = { VOUCH_SIG_RSA_PKCS1, NULL, NULL, 0 };
 	const struct vouch_sig_alg bad_scheme = { 9, &vouch_sha256_alg, NULL, 0 };
 	const struct vouch_sig_alg pss_no_mgf = { VOUCH_SIG_RSA_PSS, &vouch_sha256_alg, NULL, 0 };
+	const struct vouch_sig_alg ed25519 = { VOUCH_SIG_ED25519, NULL, NULL, 0 };
+	struct vouch_pubkey ed;
 	uint8_t digest[32] = { 0 }, sig[256] = { 0 };
 
 	(void)state;
@@ -278,6 +324,15 @@ static void test_verify_arguments(void **state)
 	assert_vouch_err(vouch_pubkey_verify_digest(&key, &good, digest, 32, sig, 255), -EKEYREJECTED);
 	assert_vouch_err(vouch_pubkey_verify_digest(&key, &good, digest, 32, sig, 256), -EKEYREJECTED);
 	assert_vouch_err(vouch_pubkey_verify_digest(&key, &good, digest, 32, NULL, 0), -EKEYREJECTED);
+	/* Ed25519 signs the message: no digest stands for it; its signature
+	 * is 64 bytes, else malformed. */
+	assert_vouch_ok(load_der(&ed, "ed25519.pub.der", 0));
+	assert_vouch_err(vouch_pubkey_verify_digest(&ed, &ed25519, digest, 32, sig, 64), -EINVAL);
+	assert_vouch_err(vouch_pubkey_verify(&ed, &ed25519, digest, 32, sig, 63), -EBADMSG);
+	assert_vouch_err(vouch_pubkey_verify(&ed, &ed25519, digest, 32, sig, 65), -EBADMSG);
+	assert_vouch_err(vouch_pubkey_verify(&ed, &ed25519, digest, 32, sig, 64), -EKEYREJECTED);
+	assert_vouch_err(vouch_pubkey_verify(&ed, &ed25519, NULL, 0, sig, 64), -EKEYREJECTED);
+	assert_vouch_err(vouch_pubkey_verify(&ed, &ed25519, NULL, 1, sig, 64), -EINVAL);
 }
 
 /* ECDSA signature values must be DER with nothing after (row 19). */

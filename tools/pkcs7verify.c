@@ -340,6 +340,8 @@ static const char *scheme_name(int scheme)
 		return "rsa-pss";
 	case VOUCH_SIG_ECDSA:
 		return "ecdsa";
+	case VOUCH_SIG_ED25519:
+		return "ed25519";
 	default:
 		return "unknown";
 	}

@@ -60,6 +60,11 @@ int vouch_pubkey_verify_digest(const struct vouch_pubkey *key, const struct vouc
 {
 	struct vouch_ecdsa_sig_values rs = { .status = -EBADMSG };
 
+	/* A pure scheme signs the message: no digest can stand for it. */
+	if (vouch_sig_alg_signs_message(alg))
+		return -EINVAL;
+	if (!digest)
+		return -EINVAL;
 	/* Only read here; judged by the verifier after its own checks. */
 	if (alg && alg->scheme == VOUCH_SIG_ECDSA && sig && sig_len)
 		vouch_asn1_ecdsa_sig_values_read(&rs, sig, (struct vouch_span){ 0, sig_len });
@@ -75,6 +80,8 @@ int vouch_pubkey_verify(const struct vouch_pubkey *key, const struct vouch_sig_a
 
 	if (!msg && msg_len)
 		return -EINVAL;
+	if (vouch_sig_alg_signs_message(alg))
+		return vouch_pubkey_verify_values(key, alg, msg, msg_len, sig, sig_len, NULL, NULL);
 	if (!alg || !alg->hash)
 		return -EINVAL;
 	vouch_hash(alg->hash, msg, msg_len, digest);

@@ -143,7 +143,8 @@ int vouch_chain_cert_key(struct vouch_verify_run *r, const struct vouch_x509_cer
 			rc = charge(r, vouch_pubkey_load_work(key));
 	}
 	/* Keyring keys were loaded with legacy sizes allowed: apply the policy. */
-	if (rc == 0 && !flags && vouch_pubkey_type(key) != VOUCH_PUBKEY_EC &&
+	if (rc == 0 && !flags && (vouch_pubkey_type(key) == VOUCH_PUBKEY_RSA ||
+				  vouch_pubkey_type(key) == VOUCH_PUBKEY_RSA_PSS) &&
 	    vouch_pubkey_bits(key) < VOUCH_RSA_MIN_BITS)
 		rc = -ENOPKG;
 	return rc;
@@ -151,7 +152,8 @@ int vouch_chain_cert_key(struct vouch_verify_run *r, const struct vouch_x509_cer
 
 /* see chain.h */
 int vouch_chain_check_signature(struct vouch_verify_run *r, const struct vouch_pubkey *key,
-				const struct vouch_sig_alg *alg, const uint8_t *digest,
+				const struct vouch_sig_alg *alg,
+				const uint8_t *signed_bytes, size_t signed_len,
 				const uint8_t *sig, size_t sig_len,
 				const uint8_t *root, const struct vouch_ecdsa_sig_values *rs)
 {
@@ -161,15 +163,20 @@ int vouch_chain_check_signature(struct vouch_verify_run *r, const struct vouch_p
 	}
 	if (charge(r, vouch_pubkey_verify_work(key)))
 		return -EBADMSG;
-	return vouch_pubkey_verify_values(key, alg, digest, alg->hash->digest_len, sig, sig_len,
+	return vouch_pubkey_verify_values(key, alg, signed_bytes, signed_len, sig, sig_len,
 					  root, rs);
 }
 
-/* A child certificate's signature algorithm and the digest of its TBS. */
+/*
+ * A child certificate's signature algorithm and what its signature covers:
+ * the digest of its TBS, or for a pure scheme the TBS itself.
+ */
 struct tbs_digest {
 	int rc;                         /* 1: not computed yet */
 	struct vouch_sig_alg alg;
 	uint8_t digest[VOUCH_HASH_MAX_LEN];
+	const uint8_t *signed_bytes;    /* digest, or the TBS */
+	size_t signed_len;
 };
 
 /*
@@ -190,7 +197,14 @@ static int link_verifies(struct vouch_verify_run *r, const struct vouch_x509_cer
 			d->rc = -ENOPKG;
 		if (d->rc == 0) {
 			b = vouch_x509_tbs(child, &len);
-			vouch_hash(d->alg.hash, b, len, d->digest);
+			if (vouch_sig_alg_signs_message(&d->alg)) {
+				d->signed_bytes = b;
+				d->signed_len = len;
+			} else {
+				vouch_hash(d->alg.hash, b, len, d->digest);
+				d->signed_bytes = d->digest;
+				d->signed_len = d->alg.hash->digest_len;
+			}
 		}
 	}
 	rc = d->rc;
@@ -202,7 +216,8 @@ static int link_verifies(struct vouch_verify_run *r, const struct vouch_x509_cer
 	const struct vouch_ecdsa_sig_values *rs = vouch_x509_sig_rs(child, &root);
 
 	b = vouch_x509_signature(child, &len);
-	return vouch_chain_check_signature(r, &key, &d->alg, d->digest, b, len, root, rs);
+	return vouch_chain_check_signature(r, &key, &d->alg, d->signed_bytes, d->signed_len, b, len,
+					   root, rs);
 }
 
 /*

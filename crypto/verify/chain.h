@@ -80,12 +80,15 @@ int vouch_chain_cert_key(struct vouch_verify_run *r, const struct vouch_x509_cer
 			 struct vouch_pubkey *key);
 
 /*
- * Verify one signature over digest, counting it against max_signatures
- * and the budget first (-EBADMSG past either); then as
- * vouch_pubkey_verify_values() (rs: an ECDSA value's r and s, into root).
+ * Verify one signature over signed_bytes (a digest with alg->hash, or for a
+ * pure scheme the message itself: see vouch_pubkey_verify_values()),
+ * counting it against max_signatures and the budget first (-EBADMSG past
+ * either); then as vouch_pubkey_verify_values() (rs: an ECDSA value's r and
+ * s, into root).
  */
 int vouch_chain_check_signature(struct vouch_verify_run *r, const struct vouch_pubkey *key,
-				const struct vouch_sig_alg *alg, const uint8_t *digest,
+				const struct vouch_sig_alg *alg,
+				const uint8_t *signed_bytes, size_t signed_len,
 				const uint8_t *sig, size_t sig_len,
 				const uint8_t *root, const struct vouch_ecdsa_sig_values *rs);
 

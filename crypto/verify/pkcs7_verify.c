@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <vouch/mem.h>
@@ -47,10 +48,78 @@ static int signer_sig_alg(const struct vouch_verify_run *r, const struct vouch_p
 
 	if (rc)
 		return rc;
+	/* RFC 8419 §3.1: an Ed25519 signer's digestAlgorithm is SHA-512. */
+	if (alg->scheme == VOUCH_SIG_ED25519)
+		return hash == &vouch_sha512_alg ? 0 : -EKEYREJECTED;
 	if (alg->hash == &vouch_sha1_alg && !vouch_verify_sha1_allowed(r))
 		return -ENOPKG;
 	/* A combined OID or PSS parameters name a hash: it must be the digest's. */
 	return alg->hash == hash ? 0 : -EKEYREJECTED;
+}
+
+/*
+ * What a signature covers: a digest (signed attributes' or content's), or
+ * for a pure scheme (Ed25519) the bytes themselves, which may need a copy
+ * (owned, freed by signed_input_free()).
+ */
+struct signed_input {
+	const uint8_t *bytes;
+	size_t len;
+	uint8_t *owned;
+	uint8_t digest[VOUCH_HASH_MAX_LEN];
+};
+
+static void signed_input_free(struct signed_input *in)
+{
+	free(in->owned);
+	in->owned = NULL;
+}
+
+/* The content as one buffer, for a pure signature without signed attributes. */
+static int content_bytes(const struct vouch_verify_run *r, struct signed_input *in)
+{
+	size_t n, len, total = 0;
+
+	if (r->given_alg)
+		return -ENOPKG;         /* the caller gave a digest: the content is not here */
+	if (r->content) {
+		in->bytes = r->content;
+		in->len = r->content_len;
+		return 0;
+	}
+	n = vouch_pkcs7_fragment_count(r->msg);
+	if (n == 1) {
+		in->bytes = vouch_pkcs7_fragment(r->msg, 0, &in->len);
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		(void)vouch_pkcs7_fragment(r->msg, i, &len);
+		total += len;
+	}
+	in->owned = malloc(total ? total : 1);
+	if (!in->owned)
+		return -ENOMEM;
+	for (size_t i = 0, pos = 0; i < n; i++, pos += len)
+		memcpy(in->owned + pos, vouch_pkcs7_fragment(r->msg, i, &len), len);
+	in->bytes = in->owned;
+	in->len = total;
+	return 0;
+}
+
+/* The DER of the signed attributes as signed: their [0] IMPLICIT tag a SET. */
+static int attrs_bytes(const struct vouch_pkcs7_signer *s, struct signed_input *in)
+{
+	size_t attrs_len;
+	const uint8_t *attrs = vouch_pkcs7_signer_signed_attrs(s, &attrs_len);
+
+	in->owned = malloc(attrs_len);
+	if (!in->owned)
+		return -ENOMEM;
+	memcpy(in->owned, attrs, attrs_len);
+	in->owned[0] = 0x31;
+	in->bytes = in->owned;
+	in->len = attrs_len;
+	return 0;
 }
 
 /* The content digest with hash: attached fragments, detached bytes, or given. */
@@ -83,7 +152,7 @@ static int content_digest(const struct vouch_verify_run *r, const struct vouch_h
 /* RFC 5652 §5.4 and §11: the attributes, then what the signature covers. */
 static int check_signed_attrs(const struct vouch_verify_run *r, const struct vouch_pkcs7_signer *s,
 			      const struct vouch_hash_alg *hash, const uint8_t *digest,
-			      uint8_t *signed_digest, struct vouch_verify_signer *out)
+			      struct signed_input *in, bool pure, struct vouch_verify_signer *out)
 {
 	struct vouch_hash_ctx ctx;
 	static const uint8_t set_tag = 0x31;
@@ -105,10 +174,14 @@ static int check_signed_attrs(const struct vouch_verify_run *r, const struct vou
 	if (!vouch_ct_memeq(md, digest, hash->digest_len))
 		return decide(out, -EKEYREJECTED, "messageDigest does not match the content");
 	/* The bytes received, with the [0] IMPLICIT tag replaced by SET. */
+	if (pure)
+		return attrs_bytes(s, in) ? decide(out, -ENOMEM, "out of memory") : 0;
 	vouch_hash_init(&ctx, hash);
 	vouch_hash_update(&ctx, &set_tag, 1);
 	vouch_hash_update(&ctx, attrs + 1, attrs_len - 1);
-	vouch_hash_final(&ctx, signed_digest);
+	vouch_hash_final(&ctx, in->digest);
+	in->bytes = in->digest;
+	in->len = hash->digest_len;
 	return 0;
 }
 
@@ -185,11 +258,39 @@ static const char *limit_or(const struct vouch_verify_run *r, int rc, const char
 	return reason;
 }
 
+/*
+ * What the signature covers, into in: the signed attributes (checked
+ * first) or the content; their digest, or the bytes for a pure scheme.
+ */
+static int signed_input(struct vouch_verify_run *r, const struct vouch_pkcs7_signer *s,
+			const struct vouch_sig_alg *alg, const uint8_t *digest,
+			struct signed_input *in, struct vouch_verify_signer *out)
+{
+	bool pure = vouch_sig_alg_signs_message(alg);
+	int rc;
+
+	if (vouch_pkcs7_signer_signed_attrs(s, NULL))
+		return check_signed_attrs(r, s, out->digest_alg, digest, in, pure, out);
+	if (!pure) {
+		memcpy(in->digest, digest, out->digest_alg->digest_len);
+		in->bytes = in->digest;
+		in->len = out->digest_alg->digest_len;
+		return 0;
+	}
+	rc = content_bytes(r, in);
+	if (rc)
+		return decide(out, rc, rc == -ENOPKG
+				       ? "a signature over the content itself cannot be checked from a digest"
+				       : "out of memory");
+	return 0;
+}
+
 /* One signer, start to end. */
 static int verify_signer(struct vouch_verify_run *r, const struct vouch_pkcs7_signer *s,
 			 struct vouch_verify_signer *out, struct vouch_verify_result *res)
 {
-	uint8_t digest[VOUCH_HASH_MAX_LEN], signed_digest[VOUCH_HASH_MAX_LEN];
+	uint8_t digest[VOUCH_HASH_MAX_LEN];
+	struct signed_input in = { 0 };
 	bool has_attrs = vouch_pkcs7_signer_signed_attrs(s, NULL) != NULL;
 	struct vouch_sig_alg alg;
 	struct vouch_pubkey key;
@@ -206,9 +307,11 @@ static int verify_signer(struct vouch_verify_run *r, const struct vouch_pkcs7_si
 		return decide(out, rc, "digest algorithm not implemented or not allowed");
 	rc = signer_sig_alg(r, s, out->digest_alg, &alg);
 	if (rc)
-		return decide(out, rc, rc == -EKEYREJECTED
-				      ? "signature algorithm's hash differs from digestAlgorithm"
-				      : "signature algorithm not implemented or not allowed");
+		return decide(out, rc, rc != -EKEYREJECTED
+				      ? "signature algorithm not implemented or not allowed"
+				      : alg.scheme == VOUCH_SIG_ED25519
+				      ? "an Ed25519 signer's digestAlgorithm is not SHA-512"
+				      : "signature algorithm's hash differs from digestAlgorithm");
 	out->scheme = alg.scheme;
 	rc = check_usage(r, s, out);
 	if (rc)
@@ -230,16 +333,14 @@ static int verify_signer(struct vouch_verify_run *r, const struct vouch_pkcs7_si
 		res->digest_len = out->digest_alg->digest_len;
 		memcpy(res->digest, digest, res->digest_len);
 	}
-	if (has_attrs) {
-		rc = check_signed_attrs(r, s, out->digest_alg, digest, signed_digest, out);
-		if (rc)
-			return rc;
-	} else {
-		memcpy(signed_digest, digest, out->digest_alg->digest_len);
-	}
+	rc = signed_input(r, s, &alg, digest, &in, out);
+	if (rc)
+		return rc;
 	sig = vouch_pkcs7_signer_signature(s, &sig_len);
 	sig_rs = vouch_pkcs7_signer_sig_rs(s, &sig_root);
-	rc = vouch_chain_check_signature(r, &key, &alg, signed_digest, sig, sig_len, sig_root, sig_rs);
+	rc = vouch_chain_check_signature(r, &key, &alg, in.bytes, in.len, sig, sig_len, sig_root,
+					 sig_rs);
+	signed_input_free(&in);
 	if (rc)
 		return decide(out, rc, limit_or(r, rc, "signature does not verify"));
 	times = vouch_pkcs7_signer_signing_time(s, &signing_time);

@@ -59,6 +59,17 @@ static int load_ec(struct vouch_pubkey *key, const uint8_t *root,
 	return 0;
 }
 
+static int load_ed25519(struct vouch_pubkey *key, const uint8_t *root,
+			const struct vouch_spki_values *v)
+{
+	int rc = vouch_ed25519_key_load(&key->u.ed25519, root + v->point.off, v->point.len);
+
+	if (rc)
+		return rc;
+	key->type = VOUCH_PUBKEY_ED25519;
+	return 0;
+}
+
 int vouch_pubkey_load_values(struct vouch_pubkey *key, const uint8_t *root,
 			     const struct vouch_spki_values *v, unsigned int flags)
 {
@@ -78,6 +89,9 @@ int vouch_pubkey_load_values(struct vouch_pubkey *key, const uint8_t *root,
 		break;
 	case VOUCH_KEY_EC:
 		rc = load_ec(key, root, v);
+		break;
+	case VOUCH_KEY_ED25519:
+		rc = load_ed25519(key, root, v);
 		break;
 	default:
 		rc = -EINVAL;           /* no key was read into v */
@@ -101,13 +115,19 @@ size_t vouch_pubkey_bits(const struct vouch_pubkey *key)
 		return 0;
 	if (key->type == VOUCH_PUBKEY_EC)
 		return 8 * vouch_ecdsa_curve_bytes(vouch_ecdsa_key_curve(&key->u.ec));
+	if (key->type == VOUCH_PUBKEY_ED25519)
+		return 256;
 	return vouch_rsa_key_bits(&key->u.rsa);
 }
 
 /* 0 if the algorithm is complete enough to use (else -EINVAL). */
 static int check_alg(const struct vouch_sig_alg *alg)
 {
-	if (!alg || !alg->hash)
+	if (!alg)
+		return -EINVAL;
+	if (alg->scheme == VOUCH_SIG_ED25519)
+		return 0;               /* pure: alg->hash is not used */
+	if (!alg->hash)
 		return -EINVAL;
 	switch (alg->scheme) {
 	case VOUCH_SIG_RSA_PKCS1:
@@ -131,6 +151,8 @@ static int check_suits(const struct vouch_pubkey *key, const struct vouch_sig_al
 	case VOUCH_PUBKEY_EC:
 		return alg->scheme == VOUCH_SIG_ECDSA || alg->scheme == VOUCH_SIG_ECDSA_P1363
 			       ? 0 : -EKEYREJECTED;
+	case VOUCH_PUBKEY_ED25519:
+		return alg->scheme == VOUCH_SIG_ED25519 ? 0 : -EKEYREJECTED;
 	case VOUCH_PUBKEY_RSA:
 		return alg->scheme == VOUCH_SIG_RSA_PKCS1 || alg->scheme == VOUCH_SIG_RSA_PSS
 			       ? 0 : -EKEYREJECTED;
@@ -173,23 +195,27 @@ static int verify_ecdsa_p1363(const struct vouch_pubkey *key, const uint8_t *dig
 }
 
 int vouch_pubkey_verify_values(const struct vouch_pubkey *key, const struct vouch_sig_alg *alg,
-			       const uint8_t *digest, size_t digest_len,
+			       const uint8_t *signed_bytes, size_t signed_len,
 			       const uint8_t *sig, size_t sig_len,
 			       const uint8_t *rs_root, const struct vouch_ecdsa_sig_values *rs)
 {
+	const uint8_t *digest = signed_bytes;
+	size_t digest_len = signed_len;
 	int rc;
 
-	if (!key || !key->type || !digest || (!sig && sig_len))
+	if (!key || !key->type || (!signed_bytes && signed_len) || (!sig && sig_len))
 		return -EINVAL;
 	rc = check_alg(alg);
 	if (rc)
 		return rc;
-	if (digest_len != alg->hash->digest_len)
+	if (!vouch_sig_alg_signs_message(alg) && (!digest || digest_len != alg->hash->digest_len))
 		return -EINVAL;
 	rc = check_suits(key, alg);
 	if (rc)
 		return rc;
 	switch (alg->scheme) {
+	case VOUCH_SIG_ED25519:
+		return vouch_ed25519_verify(&key->u.ed25519, signed_bytes, signed_len, sig, sig_len);
 	case VOUCH_SIG_RSA_PKCS1:
 		return vouch_rsa_pkcs1_verify_digest(&key->u.rsa, alg->hash, digest, digest_len,
 						     sig, sig_len);
@@ -216,8 +242,11 @@ int vouch_pubkey_verify_values(const struct vouch_pubkey *key, const struct vouc
  * portable paths against rsa2048-verify (19.6 us): ecdsa-p256-verify
  * 78.9 us (4 units), ecdsa-p384-verify 227.7 us (12 units); loading an
  * EC key (at worst a point decompression, one field square root) is
- * charged a unit per 256 bits of the curve.
+ * charged a unit per 256 bits of the curve. Ed25519: ED25519_VERIFY_UNITS
+ * per check (the SHA-512 of the message is not counted, as no hashing of
+ * content is), one unit per key load (a point decompression).
  */
+#define ED25519_VERIFY_UNITS 2
 static uint64_t rsa_mults(const struct vouch_rsa_key *k)
 {
 	uint64_t n = 0;
@@ -247,6 +276,8 @@ uint64_t vouch_pubkey_verify_work(const struct vouch_pubkey *key)
 		return 0;
 	if (key->type == VOUCH_PUBKEY_EC)
 		return (vouch_pubkey_bits(key) > 256 ? 12 : 4) * (uint64_t)VOUCH_PUBKEY_WORK_UNIT;
+	if (key->type == VOUCH_PUBKEY_ED25519)
+		return ED25519_VERIFY_UNITS * (uint64_t)VOUCH_PUBKEY_WORK_UNIT;
 	return rsa_mults(&key->u.rsa) * limbs_squared(key);
 }
 
@@ -254,7 +285,7 @@ uint64_t vouch_pubkey_load_work(const struct vouch_pubkey *key)
 {
 	if (!key || !key->type)
 		return 0;
-	if (key->type == VOUCH_PUBKEY_EC)
+	if (key->type == VOUCH_PUBKEY_EC || key->type == VOUCH_PUBKEY_ED25519)
 		return (vouch_pubkey_bits(key) + 255) / 256 * (uint64_t)VOUCH_PUBKEY_WORK_UNIT;
 	return 19 * limbs_squared(key);
 }

@@ -25,15 +25,28 @@ int vouch_pubkey_load_values(struct vouch_pubkey *key, const uint8_t *root,
 			     const struct vouch_spki_values *v, unsigned int flags);
 
 /*
- * vouch_pubkey_verify_digest() from values: sig and sig_len are the
- * signature value for RSA and VOUCH_SIG_ECDSA_P1363; for VOUCH_SIG_ECDSA,
- * rs is the DER ECDSA-Sig-Value the parsers split, spans into rs_root, and
- * its status (-EBADMSG) is returned where vouch_pubkey_verify_digest()
- * reports a malformed one. Returns as vouch_pubkey_verify_digest(), and
+ * Whether alg's signature covers the message itself rather than a digest
+ * of it (pure Ed25519): then the verifier hands the message, not a
+ * digest, to vouch_pubkey_verify_values().
+ */
+static inline int vouch_sig_alg_signs_message(const struct vouch_sig_alg *alg)
+{
+	return alg && alg->scheme == VOUCH_SIG_ED25519;
+}
+
+/*
+ * Verify from values. signed_bytes is what the signature covers: the
+ * digest with alg->hash (signed_len its digest_len) for the hash-then-sign
+ * schemes, the message itself for a pure one (vouch_sig_alg_signs_message()).
+ * sig and sig_len are the signature value for RSA, Ed25519 and
+ * VOUCH_SIG_ECDSA_P1363; for VOUCH_SIG_ECDSA, rs is the DER ECDSA-Sig-Value
+ * the parsers split, spans into rs_root, and its status (-EBADMSG) is
+ * returned where vouch_pubkey_verify_digest() reports a malformed one.
+ * Returns as vouch_pubkey_verify_digest() and vouch_pubkey_verify(), and
  * -EINVAL for an ECDSA scheme with rs NULL.
  */
 int vouch_pubkey_verify_values(const struct vouch_pubkey *key, const struct vouch_sig_alg *alg,
-			       const uint8_t *digest, size_t digest_len,
+			       const uint8_t *signed_bytes, size_t signed_len,
 			       const uint8_t *sig, size_t sig_len,
 			       const uint8_t *rs_root, const struct vouch_ecdsa_sig_values *rs);
 

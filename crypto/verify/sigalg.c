@@ -1,6 +1,7 @@
 /*
  * Signature algorithms (see vouch/pubkey.h) from the values the parsers
- * make of their identifiers (vouch/alg.h): hash ids become descriptors.
+ * make of their identifiers (vouch/alg.h): hash ids become descriptors;
+ * a pure scheme (Ed25519) has none.
  * The OID table is the reader's (asn1/keys.c); an id-RSASSA-PSS key's
  * parameters come the same way (pubkey.c).
  */
@@ -20,6 +21,8 @@ int vouch_sig_alg_from_id(struct vouch_sig_alg *alg, const struct vouch_sig_alg_
 	if (id->status)
 		return id->status;
 	alg->scheme = id->scheme;
+	if (id->scheme == VOUCH_SIG_ED25519)
+		return 0;               /* pure: the signature covers the message, no hash */
 	alg->hash = vouch_hash_alg_by_id(id->hash);
 	if (id->scheme == VOUCH_SIG_RSA_PSS) {
 		alg->mgf1_hash = vouch_hash_alg_by_id(id->mgf1_hash);

@@ -1,21 +1,26 @@
 /**
  * @file vouch/pubkey.h
  * @brief Public keys from SubjectPublicKeyInfo, and signature verification
- *        by algorithm identifier: RSA PKCS#1 v1.5, RSA-PSS and ECDSA.
+ *        by algorithm identifier: RSA PKCS#1 v1.5, RSA-PSS, ECDSA (over
+ *        SHA-1, SHA-2 and SHA-3) and Ed25519.
  *
  * Specifications: RFC 5280 §4.1.2.7 (SubjectPublicKeyInfo), RFC 8017
  * §A.1 and RFC 4055 §1.2 and §3 (RSA and RSA-PSS keys, RSASSA-PSS-params),
  * RFC 5480 §2 (EC keys with named curves), RFC 3279 §2.2.3 (ECDSA-Sig-Value),
- * RFC 4055 §5 and RFC 5758 §3.2 (signature algorithm identifiers),
- * RFC 7468 (PEM).
+ * RFC 4055 §5 and RFC 5758 §3.2 (signature algorithm identifiers), NIST's
+ * SHA-3 registrations (id-rsassa-pkcs1-v1_5-with-sha3-*,
+ * id-ecdsa-with-sha3-*), RFC 8410 (Ed25519 keys and identifiers), RFC 7468
+ * (PEM).
  *
- * This is the front end over vouch/rsa.h and vouch/ecdsa.h, which work on
+ * This is the front end over vouch/rsa.h, vouch/ecdsa.h and
+ * vouch/ed25519.h, which work on
  * raw values: the DER is read by libvouch's ASN.1 layer (strict DER; see
  * README "Malformed input"), the raw values handed to those modules, and
  * the keys checked on load as they check them (RSA: n odd, 2048..8192 bits
  * unless VOUCH_PUBKEY_ALLOW_LEGACY, 1 < e < n and e odd; EC: P-256 or
  * P-384 by named curve, explicit parameters refused, the point on the
- * curve and not at infinity).
+ * curve and not at infinity; Ed25519: parameters absent, 32 bytes, the
+ * strict decoding of vouch/ed25519.h). Ed448 is -ENOPKG.
  *
  * Use:
  *     struct vouch_pubkey key;
@@ -28,9 +33,12 @@
  *     // rc == 0: valid; -EKEYREJECTED: not a valid signature
  *
  * Signature values are as X.509 and CMS carry them: for RSA the octet
- * string of the modulus' length, for ECDSA the DER ECDSA-Sig-Value; the
- * scheme VOUCH_SIG_ECDSA_P1363 takes the IEEE P1363 form r || s instead,
- * each of the curve's length.
+ * string of the modulus' length, for ECDSA the DER ECDSA-Sig-Value, for
+ * Ed25519 the 64 bytes R || S; the scheme VOUCH_SIG_ECDSA_P1363 takes the
+ * IEEE P1363 form r || s instead, each of the curve's length.
+ *
+ * Pure Ed25519 signs the message itself, not a digest of it: verify it
+ * with vouch_pubkey_verify(); vouch_pubkey_verify_digest() refuses it.
  *
  * Layers: the functions that take DER or PEM (the key loaders, and the
  * verifiers, which read a DER ECDSA-Sig-Value) live in crypto/front,
@@ -57,6 +65,7 @@
 #include <vouch/alg.h>
 #include <vouch/common.h>
 #include <vouch/ecdsa.h>
+#include <vouch/ed25519.h>
 #include <vouch/hash.h>
 #include <vouch/rsa.h>
 
@@ -69,6 +78,7 @@ enum vouch_pubkey_type {
 	VOUCH_PUBKEY_RSA = 1,      /**< rsaEncryption: PKCS#1 v1.5 and PSS */
 	VOUCH_PUBKEY_RSA_PSS = 2,  /**< id-RSASSA-PSS: PSS only (RFC 4055 §1.2) */
 	VOUCH_PUBKEY_EC = 3,       /**< id-ecPublicKey on P-256 or P-384: ECDSA */
+	VOUCH_PUBKEY_ED25519 = 4,  /**< id-Ed25519: pure Ed25519 (RFC 8410) */
 };
 
 /* Signature schemes: enum vouch_sig_scheme, vouch/alg.h. */
@@ -89,17 +99,20 @@ struct vouch_pubkey {
 	union {
 		struct vouch_rsa_key rsa;
 		struct vouch_ecdsa_key ec;
+		struct vouch_ed25519_key ed25519;
 	} u;                                        /**< the raw key */
 };
 
 /**
  * A signature algorithm: what an AlgorithmIdentifier such as
- * sha256WithRSAEncryption, RSASSA-PSS with its parameters, or
- * ecdsa-with-SHA384 says. Callers may also fill one in directly.
+ * sha256WithRSAEncryption, RSASSA-PSS with its parameters,
+ * ecdsa-with-SHA384 or id-Ed25519 says. Callers may also fill one in
+ * directly.
  */
 struct vouch_sig_alg {
 	int scheme;                            /**< enum vouch_sig_scheme */
-	const struct vouch_hash_alg *hash;     /**< the message digest */
+	/** The message digest; NULL (and ignored) for VOUCH_SIG_ED25519. */
+	const struct vouch_hash_alg *hash;
 	const struct vouch_hash_alg *mgf1_hash; /**< PSS: MGF1's hash */
 	size_t salt_len;                       /**< PSS: the salt length */
 };
@@ -116,8 +129,10 @@ struct vouch_sig_alg {
  *         @p flags has an unknown bit; -EBADMSG if the DER is malformed or
  *         the key fails its checks (RSA n even, e even or e <= 1 or
  *         e >= n; EC point malformed, off the curve or at infinity; RSA or
- *         RSA-PSS parameters that break their RFC); -ENOPKG for an algorithm
- *         other than rsaEncryption, id-RSASSA-PSS and id-ecPublicKey, a
+ *         RSA-PSS parameters that break their RFC; an Ed25519 key with
+ *         parameters, not of 32 bytes or not a canonical encoding of a
+ *         curve point); -ENOPKG for an algorithm other than rsaEncryption,
+ *         id-RSASSA-PSS, id-ecPublicKey and id-Ed25519 (Ed448 is one), a
  *         curve other than P-256 and P-384, explicit curve parameters, an
  *         unknown hash or mask generation function in RSA-PSS parameters,
  *         or an RSA modulus below 2048 bits (1024 with
@@ -155,8 +170,8 @@ VOUCH_EXPORT int vouch_pubkey_type(const struct vouch_pubkey *key);
  * The size of a loaded key: the RSA modulus' or the EC order's bits.
  *
  * @param[in] key  a loaded key.
- * @return 1024..8192 for RSA, 256 or 384 for EC; 0 if @p key is NULL or
- *         not loaded.
+ * @return 1024..8192 for RSA, 256 or 384 for EC, 256 for Ed25519; 0 if
+ *         @p key is NULL or not loaded.
  */
 VOUCH_EXPORT size_t vouch_pubkey_bits(const struct vouch_pubkey *key);
 
@@ -165,10 +180,13 @@ VOUCH_EXPORT size_t vouch_pubkey_bits(const struct vouch_pubkey *key);
  * then vouch_sig_alg_from_id(). (A composition of both layers: it lives
  * in crypto/front, as the verifier never reads DER itself.)
  *
- * Known: sha1/sha224/sha256/sha384/sha512WithRSAEncryption (parameters
- * NULL or absent), RSASSA-PSS (parameters required, RFC 4055 §3.1, with
- * their defaults), ecdsa-with-SHA1/SHA224/SHA256/SHA384/SHA512
- * (parameters absent, RFC 5758 §3.2).
+ * Known: sha1/sha224/sha256/sha384/sha512WithRSAEncryption and
+ * id-rsassa-pkcs1-v1_5-with-sha3-224/256/384/512 (parameters NULL or
+ * absent), RSASSA-PSS (parameters required, RFC 4055 §3.1, with their
+ * defaults; its hashes SHA-1, SHA-2 or SHA-3), ecdsa-with-SHA1/SHA224/
+ * SHA256/SHA384/SHA512 and id-ecdsa-with-sha3-224/256/384/512 (parameters
+ * absent, RFC 5758 §3.2), id-Ed25519 (parameters absent, RFC 8410 §3).
+ * The rules per algorithm are vouch/alg.h's (struct vouch_sig_alg_id).
  *
  * @param[out] alg  the algorithm; cleared on failure.
  * @param[in]  der  the AlgorithmIdentifier.
@@ -190,7 +208,8 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_sig_alg_from_der(struct vouch_sig_alg *
  * @param[in]  id   the identifier's value.
  * @return -EINVAL if @p alg or @p id is NULL; id->status if it is not 0
  *         (-EBADMSG malformed, -ENOPKG not implemented); -ENOPKG for a
- *         hash id without a descriptor; otherwise 0.
+ *         hash id without a descriptor (none is needed for Ed25519);
+ *         otherwise 0.
  */
 VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_sig_alg_from_id(struct vouch_sig_alg *alg,
 							 const struct vouch_sig_alg_id *id);
@@ -202,7 +221,8 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_sig_alg_from_id(struct vouch_sig_alg *a
  * keys, PSS only for id-RSASSA-PSS keys, and with a restricted one (RFC
  * 4055 §3.1) the key's hash and MGF1 hash and a salt at least as long as
  * the key's; ECDSA (either form) for EC keys. For PSS, alg->salt_len may be
- * VOUCH_RSA_PSS_SALT_ANY.
+ * VOUCH_RSA_PSS_SALT_ANY. Ed25519 signs the message, not a digest: it is
+ * -EINVAL here (use vouch_pubkey_verify()).
  *
  * @param[in] key         a loaded key.
  * @param[in] alg         the signature algorithm.
@@ -211,7 +231,8 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_sig_alg_from_id(struct vouch_sig_alg *a
  * @param[in] sig         the signature value; may be NULL when
  *                        @p sig_len is 0.
  * @param[in] sig_len     its length.
- * @return in descending priority: -EINVAL if @p key is not loaded,
+ * @return in descending priority: -EINVAL if @p alg is VOUCH_SIG_ED25519,
+ *         @p key is not loaded,
  *         @p alg is NULL or has an unknown scheme or no hash (PSS: no
  *         MGF1 hash), @p digest is NULL or its length is not the hash's,
  *         or @p sig is NULL with a non-zero length; -EBADMSG if an ECDSA
@@ -226,8 +247,9 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_pubkey_verify_digest(const struct vouch
 							      const uint8_t *sig, size_t sig_len);
 
 /**
- * Hash a message with alg->hash and verify a signature over the digest,
- * as vouch_pubkey_verify_digest() does.
+ * Verify a signature over a message: hash it with alg->hash and verify
+ * the digest as vouch_pubkey_verify_digest() does, or, for Ed25519, verify
+ * the message itself (vouch/ed25519.h).
  *
  * @param[in] key      a loaded key.
  * @param[in] alg      the signature algorithm.
@@ -235,8 +257,10 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_pubkey_verify_digest(const struct vouch
  * @param[in] msg_len  its length.
  * @param[in] sig      the signature value.
  * @param[in] sig_len  its length.
- * @return as vouch_pubkey_verify_digest(), and -EINVAL if @p msg is NULL
- *         with a non-zero length.
+ * @return as vouch_pubkey_verify_digest() (Ed25519 included: -EBADMSG for
+ *         a signature not of 64 bytes, -EKEYREJECTED for one that is not
+ *         valid, a non-canonical S or R among them), and -EINVAL if @p msg
+ *         is NULL with a non-zero length.
  */
 VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_pubkey_verify(const struct vouch_pubkey *key,
 						       const struct vouch_sig_alg *alg,

@@ -51,6 +51,16 @@ static const struct kind kinds[] = {
 	{ "P-256 SHA-256", "EC", 0, "P-256", "SHA256", 0, VOUCH_SIG_ECDSA },
 	{ "P-384 SHA-384", "EC", 0, "P-384", "SHA384", 0, VOUCH_SIG_ECDSA },
 	{ "P-256 SHA-512", "EC", 0, "P-256", "SHA512", 0, VOUCH_SIG_ECDSA },
+	/* SHA-3 (FIPS 202) under every scheme, and pure Ed25519 (no hash).
+	 * OpenSSL 3.0 cannot encode an id-RSASSA-PSS key restricted to a
+	 * SHA-3 hash (i2d_PUBKEY fails), so no such kind. */
+	{ "RSA-2048 PKCS#1 SHA3-256", "RSA", 2048, NULL, "SHA3-256", 0, VOUCH_SIG_RSA_PKCS1 },
+	{ "RSA-3072 PKCS#1 SHA3-512", "RSA", 3072, NULL, "SHA3-512", 0, VOUCH_SIG_RSA_PKCS1 },
+	{ "RSA-2048 PSS SHA3-384 salt 48", "RSA", 2048, NULL, "SHA3-384", 48, VOUCH_SIG_RSA_PSS },
+	{ "P-256 SHA3-256", "EC", 0, "P-256", "SHA3-256", 0, VOUCH_SIG_ECDSA },
+	{ "P-384 SHA3-384", "EC", 0, "P-384", "SHA3-384", 0, VOUCH_SIG_ECDSA },
+	{ "P-384 SHA3-512", "EC", 0, "P-384", "SHA3-512", 0, VOUCH_SIG_ECDSA },
+	{ "Ed25519", "ED25519", 0, NULL, NULL, 0, VOUCH_SIG_ED25519 },
 };
 
 /* An id-RSASSA-PSS key restricted to the kind's hash and salt (RFC 4055). */
@@ -143,7 +153,7 @@ static void load_vouch_key(EVP_PKEY *key, struct vouch_pubkey *vk)
 
 static void run_kind(const struct kind *k, struct vt_prng *prng)
 {
-	const struct vouch_hash_alg *h = vouch_hash_alg_by_name(k->md);
+	const struct vouch_hash_alg *h = k->md ? vouch_hash_alg_by_name(k->md) : NULL;
 	struct vouch_sig_alg alg = { k->scheme, h, k->pss ? h : NULL, (size_t)k->pss };
 	int agree = 0;
 

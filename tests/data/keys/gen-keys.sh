@@ -48,4 +48,7 @@ sign ec384 sha384
 key secp256k1 -algorithm EC -pkeyopt ec_paramgen_curve:secp256k1
 key ec256explicit -algorithm EC -pkeyopt ec_paramgen_curve:P-256 \
 	-pkeyopt ec_param_enc:explicit
+
+# Pure Ed25519 (RFC 8032): the signature is over the message itself.
 key ed25519 -algorithm ED25519
+openssl pkeyutl -sign -rawin -inkey "$tmp/ed25519.key" -in msg.txt -out ed25519.sig
