@@ -199,6 +199,32 @@ static void test_algorithms_and_purpose(void **state)
 	assert_vouch_ok(check(SIGNED "purpose codesign\n", "x", "blob.bin", "blob.bin.p7s", NULL));
 }
 
+/* SHA-3 and Ed25519 by name, in the default set, and refused when left out. */
+static void test_sha3_and_ed25519(void **state)
+{
+	(void)state;
+	/* Defaults: SHA3-256 digests and Ed25519 signers are accepted. */
+	assert_vouch_ok(check("keyring sha3-signer.pem\nsignature detached\npurpose codesign\n",
+			      "x", "blob.bin", "blob.sha3-256.p7s", NULL));
+	assert_vouch_ok(check("keyring ed-signer.pem\nsignature detached\npurpose codesign\n",
+			      "x", "blob.bin", "blob.ed25519.p7s", NULL));
+	/* Named: the rule's lists decide. */
+	assert_vouch_ok(check("keyring sha3-signer.pem\nsignature detached\nhash sha3-256\n",
+			      "x", "blob.bin", "blob.sha3-256.p7s", NULL));
+	assert_vouch_err(check("keyring sha3-signer.pem\nsignature detached\nhash sha256 sha512\n",
+			       "x", "blob.bin", "blob.sha3-256.p7s", NULL), -ENOPKG);
+	assert_vouch_ok(check("keyring ed-signer.pem\nsignature detached\nsignature-alg ed25519\n"
+			      "hash sha512\n", "x", "blob.bin", "blob.ed25519.p7s", NULL));
+	assert_vouch_err(check("keyring ed-signer.pem\nsignature detached\n"
+			       "signature-alg rsa-pkcs1 ecdsa\n", "x", "blob.bin", "blob.ed25519.p7s",
+			       NULL), -ENOPKG);
+	assert_vouch_err(check("keyring ec-signer.pem\nsignature detached\nsignature-alg ed25519\n",
+			       "x", "blob.bin", "blob.ec.p7s", NULL), -ENOPKG);
+	/* A tampered blob under an Ed25519 signature. */
+	assert_vouch_err(check("keyring ed-signer.pem\nsignature detached\n", "x", "other.bin",
+			       "blob.ed25519.p7s", NULL), -EKEYREJECTED);
+}
+
 /* "allow sha256:HEX" / "deny sha256:HEX" lines for a fixture. */
 static void entry_line(char *out, size_t len, const char *what, const char *blob,
 		       const struct vouch_hash_alg *alg, const char *glob)
@@ -313,7 +339,8 @@ static void test_api_errors(void **state)
 	assert_vouch_err(vouch_fw_check(p, "x", sha, 1), -EINVAL);
 	assert_vouch_err(vouch_fw_policy_set_signature(p, 3), -EINVAL);
 	assert_vouch_err(vouch_fw_policy_set_max_size(p, 0), -EINVAL);
-	assert_vouch_err(vouch_fw_policy_set_algorithms(p, 0x10, 0), -EINVAL);
+	assert_vouch_err(vouch_fw_policy_set_algorithms(p, 0x80, 0), -EINVAL);
+	assert_vouch_err(vouch_fw_policy_set_algorithms(p, 0, 0x10), -EINVAL);
 	assert_vouch_err(vouch_fw_policy_set_purpose(p, 7), -EINVAL);
 	assert_vouch_err(vouch_fw_policy_set_mode(p, 2), -EINVAL);
 	assert_vouch_err(vouch_fw_policy_add_allow(p, &vouch_sha512_alg, sha, NULL, NULL), -EINVAL);
@@ -1191,6 +1218,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_signature_refusals),
 		cmocka_unit_test(test_tampered),
 		cmocka_unit_test(test_algorithms_and_purpose),
+		cmocka_unit_test(test_sha3_and_ed25519),
 		cmocka_unit_test(test_allow_and_deny),
 		cmocka_unit_test(test_sizes_and_blocks),
 		cmocka_unit_test(test_module_style),

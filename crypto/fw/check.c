@@ -180,17 +180,21 @@ static int decide(struct job *j, int rc, const char *reason, const char *rule)
 
 static unsigned hash_bit(const struct vouch_hash_alg *alg)
 {
-	return alg == &vouch_sha1_alg     ? VOUCH_FW_HASH_SHA1
-	       : alg == &vouch_sha256_alg ? VOUCH_FW_HASH_SHA256
-	       : alg == &vouch_sha384_alg ? VOUCH_FW_HASH_SHA384
-	       : alg == &vouch_sha512_alg ? VOUCH_FW_HASH_SHA512 : 0;
+	return alg == &vouch_sha1_alg       ? VOUCH_FW_HASH_SHA1
+	       : alg == &vouch_sha256_alg   ? VOUCH_FW_HASH_SHA256
+	       : alg == &vouch_sha384_alg   ? VOUCH_FW_HASH_SHA384
+	       : alg == &vouch_sha512_alg   ? VOUCH_FW_HASH_SHA512
+	       : alg == &vouch_sha3_256_alg ? VOUCH_FW_HASH_SHA3_256
+	       : alg == &vouch_sha3_384_alg ? VOUCH_FW_HASH_SHA3_384
+	       : alg == &vouch_sha3_512_alg ? VOUCH_FW_HASH_SHA3_512 : 0;
 }
 
 static unsigned scheme_bit(int scheme)
 {
 	return scheme == VOUCH_SIG_RSA_PKCS1 ? VOUCH_FW_SIGALG_RSA_PKCS1
 	       : scheme == VOUCH_SIG_RSA_PSS ? VOUCH_FW_SIGALG_RSA_PSS
-	       : scheme == VOUCH_SIG_ECDSA   ? VOUCH_FW_SIGALG_ECDSA : 0;
+	       : scheme == VOUCH_SIG_ECDSA   ? VOUCH_FW_SIGALG_ECDSA
+	       : scheme == VOUCH_SIG_ED25519 ? VOUCH_FW_SIGALG_ED25519 : 0;
 }
 
 /* The first signer's digest algorithm the rule accepts, or NULL. */

@@ -29,12 +29,20 @@
 #define POLICY_MAX_WORDS 20
 #define LABEL_MAX 640
 
+/* The algorithm bits of vouch/fw.h, and a rule's default hashes: all but SHA-1. */
+#define FW_ALL_HASHES (VOUCH_FW_HASH_SHA1 | VOUCH_FW_HASH_SHA256 | VOUCH_FW_HASH_SHA384 | \
+		       VOUCH_FW_HASH_SHA512 | VOUCH_FW_HASH_SHA3_256 | VOUCH_FW_HASH_SHA3_384 | \
+		       VOUCH_FW_HASH_SHA3_512)
+#define FW_DEFAULT_HASHES (FW_ALL_HASHES & ~VOUCH_FW_HASH_SHA1)
+#define FW_ALL_SIGALGS (VOUCH_FW_SIGALG_RSA_PKCS1 | VOUCH_FW_SIGALG_RSA_PSS | \
+			VOUCH_FW_SIGALG_ECDSA | VOUCH_FW_SIGALG_ED25519)
+
 static void rule_defaults(struct fw_rule *r)
 {
 	r->sig_form = VOUCH_FW_SIG_NONE;
 	r->max_size = FW_DEFAULT_MAX_SIZE;
-	r->hashes = VOUCH_FW_HASH_SHA256 | VOUCH_FW_HASH_SHA384 | VOUCH_FW_HASH_SHA512;
-	r->sigalgs = VOUCH_FW_SIGALG_RSA_PKCS1 | VOUCH_FW_SIGALG_RSA_PSS | VOUCH_FW_SIGALG_ECDSA;
+	r->hashes = FW_DEFAULT_HASHES;
+	r->sigalgs = FW_ALL_SIGALGS;
 	r->purpose = VOUCH_PURPOSE_ANY;
 	r->usage = FW_USAGE_AUTO;
 }
@@ -183,15 +191,10 @@ int vouch_fw_policy_set_max_size(struct vouch_fw_policy *p, size_t max)
 /* see vouch/fw.h */
 int vouch_fw_policy_set_algorithms(struct vouch_fw_policy *p, unsigned hashes, unsigned sigalgs)
 {
-	const unsigned all_hashes = VOUCH_FW_HASH_SHA1 | VOUCH_FW_HASH_SHA256 |
-				    VOUCH_FW_HASH_SHA384 | VOUCH_FW_HASH_SHA512;
-	const unsigned all_sigalgs = VOUCH_FW_SIGALG_RSA_PKCS1 | VOUCH_FW_SIGALG_RSA_PSS |
-				     VOUCH_FW_SIGALG_ECDSA;
-
-	if (!building(p) || (hashes & ~all_hashes) || (sigalgs & ~all_sigalgs))
+	if (!building(p) || (hashes & ~FW_ALL_HASHES) || (sigalgs & ~FW_ALL_SIGALGS))
 		return -EINVAL;
-	current(p)->hashes = hashes ? hashes : all_hashes & ~VOUCH_FW_HASH_SHA1;
-	current(p)->sigalgs = sigalgs ? sigalgs : all_sigalgs;
+	current(p)->hashes = hashes ? hashes : FW_DEFAULT_HASHES;
+	current(p)->sigalgs = sigalgs ? sigalgs : FW_ALL_SIGALGS;
 	return 0;
 }
 
@@ -569,10 +572,12 @@ static int do_max_size(struct reader *r, char **w, size_t n)
 
 static int do_algorithms(struct reader *r, char **w, size_t n, int hashes)
 {
-	static const char *const hash_names[] = { "sha1", "sha256", "sha384", "sha512" };
-	static const char *const sig_names[] = { "rsa-pkcs1", "rsa-pss", "ecdsa" };
+	/* In the order of the VOUCH_FW_HASH_* and VOUCH_FW_SIGALG_* bits. */
+	static const char *const hash_names[] = { "sha1", "sha256", "sha384", "sha512",
+						   "sha3-256", "sha3-384", "sha3-512" };
+	static const char *const sig_names[] = { "rsa-pkcs1", "rsa-pss", "ecdsa", "ed25519" };
 	unsigned mask = 0;
-	int rc = want_args(r, w, n, 1, 4);
+	int rc = want_args(r, w, n, 1, hashes ? 7 : 4);
 
 	if (rc)
 		return rc;
@@ -580,8 +585,10 @@ static int do_algorithms(struct reader *r, char **w, size_t n, int hashes)
 		int bit = hashes ? LOOKUP(w[i], hash_names) : LOOKUP(w[i], sig_names);
 
 		if (bit < 0)
-			return fail(r, -EBADMSG, hashes ? "hash: sha1, sha256, sha384 or sha512"
-						     : "signature-alg: rsa-pkcs1, rsa-pss or ecdsa");
+			return fail(r, -EBADMSG,
+				    hashes ? "hash: sha1, sha256, sha384, sha512, sha3-256, "
+					     "sha3-384 or sha3-512"
+					   : "signature-alg: rsa-pkcs1, rsa-pss, ecdsa or ed25519");
 		mask |= 1u << bit;
 	}
 	return hashes ? vouch_fw_policy_set_algorithms(r->p, mask, current(r->p)->sigalgs)

@@ -95,16 +95,26 @@ enum vouch_fw_audit {
 	VOUCH_FW_AUDIT_CALLBACK = 3,
 };
 
-/** Signature schemes a rule accepts (bit mask; 0 means all three). */
+/** Signature schemes a rule accepts (bit mask; 0 means all of them). */
 #define VOUCH_FW_SIGALG_RSA_PKCS1  0x1u
 #define VOUCH_FW_SIGALG_RSA_PSS    0x2u
 #define VOUCH_FW_SIGALG_ECDSA      0x4u
+#define VOUCH_FW_SIGALG_ED25519    0x8u   /**< pure Ed25519 (RFC 8419 in CMS) */
 
-/** Hash algorithms a rule accepts for signatures (bit mask; 0: sha256|sha384|sha512). */
-#define VOUCH_FW_HASH_SHA1    0x1u
-#define VOUCH_FW_HASH_SHA256  0x2u
-#define VOUCH_FW_HASH_SHA384  0x4u
-#define VOUCH_FW_HASH_SHA512  0x8u
+/**
+ * Hash algorithms a rule accepts for signatures (bit mask): the signer's
+ * digestAlgorithm (for Ed25519, RFC 8419's SHA-512). 0 means every bit but
+ * SHA-1: SHA-256, -384, -512 and SHA3-256, -384, -512 (SHA-3 is as strong
+ * as the SHA-2 hash of its length; the kernel signs modules with it).
+ * SHA-224 and SHA3-224 have no bit: a rule never accepts them.
+ */
+#define VOUCH_FW_HASH_SHA1      0x1u
+#define VOUCH_FW_HASH_SHA256    0x2u
+#define VOUCH_FW_HASH_SHA384    0x4u
+#define VOUCH_FW_HASH_SHA512    0x8u
+#define VOUCH_FW_HASH_SHA3_256  0x10u
+#define VOUCH_FW_HASH_SHA3_384  0x20u
+#define VOUCH_FW_HASH_SHA3_512  0x40u
 
 /** The longest firmware name, in bytes (without the NUL). */
 #define VOUCH_FW_NAME_MAX 1024
@@ -246,7 +256,7 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_set_max_size(struct vouch_fw_
 
 /**
  * Set the current block's accepted algorithms for signatures.
- * @param[in] hashes   VOUCH_FW_HASH_* bits (0: SHA-256, -384, -512).
+ * @param[in] hashes   VOUCH_FW_HASH_* bits (0: all but SHA-1).
  * @param[in] sigalgs  VOUCH_FW_SIGALG_* bits (0: all).
  * @return -EINVAL for unknown bits or finished; otherwise 0.
  */

@@ -13,6 +13,12 @@
 #   blob.pem.p7s       blob.bin.p7s as PEM;    blob.server.p7s by server.pem
 #   blob.stranger.p7s  by stranger.pem;        other.bin(.p7s) another signed blob
 #   blob.attached.p7s  the content attached
+#   ed-signer.pem      Ed25519 signer, EKU codeSigning; blob.ed25519.p7s its
+#                      detached signature (signed attributes, SHA-512, RFC
+#                      8419) made by GnuTLS's certtool, as OpenSSL 3.0's CMS
+#                      cannot sign with Ed25519
+#   sha3-signer.pem    RSA-2048 signer whose own certificate is signed over
+#                      SHA3-256; blob.sha3-256.p7s its signature with SHA3-256
 #   module.ko          a module-style blob: content, PKCS#7 without attributes,
 #                      struct module_signature, "~Module signature appended~\n"
 #   tree/lib/firmware/vouch/  the demo's firmware tree: signed.bin(.p7s),
@@ -58,6 +64,15 @@ sign blob.bin stranger blob.stranger.p7s -md sha256
 sign blob.bin signer blob.attached.p7s -md sha256 -nodetach
 sign other.bin signer other.bin.p7s -md sha256
 openssl cms -cmsout -in blob.bin.p7s -inform DER -outform PEM -out blob.pem.p7s
+
+# Ed25519 and SHA-3 signers.
+openssl req -x509 -newkey ed25519 -nodes -keyout "$tmp/ed-signer.key" \
+	-subj "/CN=vouch fw ed-signer" -days 36500 -addext "extendedKeyUsage=codeSigning" \
+	-out ed-signer.pem 2>/dev/null
+certtool --p7-detached-sign --p7-time --outder --load-privkey "$tmp/ed-signer.key" \
+	--load-certificate ed-signer.pem --infile blob.bin --outfile blob.ed25519.p7s >/dev/null
+cert sha3-signer "-newkey rsa:2048" -sha3-256 -addext "extendedKeyUsage=codeSigning"
+sign blob.bin sha3-signer blob.sha3-256.p7s -md sha3-256
 
 # A module-style blob, as scripts/sign-file writes it.
 bytes "vouch fw module" 96 > "$tmp/module.bin"
