@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Make CMS/PKCS#7 SignedData cases with the OpenSSL CLI, and their manifest.
+"""Make CMS/PKCS#7 SignedData cases with the OpenSSL and GnuTLS CLIs, and their manifest.
 
     gen-cms.py [--seed N] [--subset all|committed] OUTDIR
 
@@ -7,13 +7,18 @@ Into OUTDIR: a small PKI (root CA, intermediate CA, signers; fresh random
 keys on every run, thrown away afterwards), the signed messages, their
 corruptions, and manifest.tsv, one case a line:
 
-    name  kind  corruption  expect  pkcs7verify-args  openssl-args
+    name  kind  corruption  expect  pkcs7verify-args  oracle-args  oracle
 
-Arguments are space-separated, paths relative to OUTDIR. The openssl
-arguments follow `openssl cms -verify -binary -purpose any -partial_chain
--no_check_time`; `@sig:FILE` and `@body:FILE` stand for the PKCS#7 and the
-body of a module-style FILE, split by the reader (tests/check_cms.py).
-expect is a verdict category of pkcs7verify (CATEGORY_EXIT in check_cms.py).
+Arguments are space-separated, paths relative to OUTDIR. The oracle is the
+other verifier a verdict is compared with: `openssl`, whose arguments follow
+`openssl cms -verify -binary -purpose any -partial_chain -no_check_time`
+(`@sig:FILE` and `@body:FILE` stand for the PKCS#7 and the body of a
+module-style FILE, split by the reader, tests/check_cms.py); or `gnutls`,
+whose arguments follow `certtool --p7-verify`. OpenSSL 3.0's CMS neither
+signs nor verifies Ed25519 (RFC 8419) and does not sign ECDSA over SHA-3:
+those messages are signed, and the Ed25519 ones checked, by GnuTLS's
+certtool. expect is a verdict category of pkcs7verify (CATEGORY_EXIT in
+check_cms.py).
 
 The structure is fixed; Python's choices (the content, which bytes are
 corrupted) come from --seed, so a seed and fresh keys reproduce a run up to
@@ -61,6 +66,13 @@ PKI = [
     ('leaf2', 'rsa:2048', 'root', 'leaf', []),
     ('leaf2pss', 'ec:P-256', 'root', 'leaf',
      ['-sigopt', 'rsa_padding_mode:pss', '-sigopt', 'rsa_pss_saltlen:32']),
+    # Chains mixing algorithms: an Ed25519 signer under the RSA root, an
+    # Ed25519 CA signing a P-256 leaf; certificates signed over SHA-3.
+    ('ed', 'ed25519', 'root', 'leaf', []),
+    ('edca', 'ed25519', 'root', 'ca', []),
+    ('p256ed', 'ec:P-256', 'edca', 'leaf', []),
+    ('rsa2048s3', 'rsa:2048', 'root', 'leaf', ['-sha3-256']),
+    ('p256s3', 'ec:P-256', 'int', 'leaf', ['-sha3-384']),
     ('self', 'ec:P-256', None, 'leaf', []),
     ('selfrsa', 'rsa:2048', None, 'leaf', []),
     ('other', 'ec:P-256', None, 'ca', []),
@@ -71,20 +83,25 @@ MODULE_MARKER = b'~Module signature appended~\n'
 SIGNING_TIME_OID = bytes.fromhex('06092a864886f70d010905')
 
 
-def openssl(*args):
-    p = subprocess.run(('openssl',) + args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+def run_tool(tool, *args):
+    p = subprocess.run((tool,) + args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                        text=True)
     if p.returncode:
-        raise RuntimeError('openssl %s: %s' % (' '.join(args), p.stderr.strip()))
+        raise RuntimeError('%s %s: %s' % (tool, ' '.join(args), p.stderr.strip()))
+
+
+def openssl(*args):
+    run_tool('openssl', *args)
 
 
 def make_pki(out, keys):
     """Keys in parallel (RSA-4096 is the slow one), then the certificates in order."""
     def genkey(entry):
         name, spec = entry[0], entry[1]
-        alg, param = spec.split(':')
-        opt = 'rsa_keygen_bits:' + param if alg == 'rsa' else 'ec_paramgen_curve:' + param
-        openssl('genpkey', '-algorithm', alg.upper(), '-pkeyopt', opt,
+        alg, _, param = spec.partition(':')
+        opt = ['-pkeyopt', 'rsa_keygen_bits:' + param] if alg == 'rsa' \
+            else ['-pkeyopt', 'ec_paramgen_curve:' + param] if alg == 'ec' else []
+        openssl('genpkey', '-algorithm', alg.upper(), *opt,
                 '-out', os.path.join(keys, name + '.key'))
     with ThreadPoolExecutor(os.cpu_count() or 2) as pool:
         list(pool.map(genkey, PKI))
@@ -107,6 +124,7 @@ def make_pki(out, keys):
     # Files of several certificates for --certs / -certfile: a signer and
     # its intermediate; the intermediate and the root (the whole chain in a message).
     bundles = [('chain-%s.pem' % name, (name, 'int')) for name in ('rsa2048', 'p256')]
+    bundles.append(('chain-p256ed.pem', ('p256ed', 'edca')))
     for bundle, parts in bundles + [('int-root.pem', ('int', 'root'))]:
         with open(os.path.join(out, bundle), 'w') as f:
             for part in parts:
@@ -120,8 +138,11 @@ class Case:
 
     def __init__(self, name, kind, signers, md='sha256', flags=(), trust='root',
                  certs=None, form='DER', detached=True, content='content.bin',
-                 module=False, expect='accepted', vouch_extra=()):
+                 module=False, expect='accepted', vouch_extra=(), tool='openssl',
+                 oracle='openssl'):
         self.name, self.kind, self.signers, self.md = name, kind, signers, md
+        # Who signs (openssl cms -sign or certtool --p7-sign) and who checks.
+        self.tool, self.oracle = tool, oracle
         self.flags, self.trust, self.certs, self.form = list(flags), trust, certs, form
         self.detached, self.content, self.module = detached and not module, content, module
         self.expect, self.vouch_extra = expect, list(vouch_extra)
@@ -136,6 +157,8 @@ class Case:
 
     @property
     def has_attrs(self):
+        if self.tool == 'gnutls':
+            return '-p7-time' in self.flags
         return not self.module and '-noattr' not in self.flags
 
     @property
@@ -164,6 +187,7 @@ def all_cases():
                               flags=['-noattr', '-certfile', 'int.pem']))
     cases.append(Case('alg-rsa2048-pss32-sha256', 'alg', [signer('rsa2048', True, 32)],
                       flags=['-certfile', 'int.pem']))
+    cases += sha3_cases() + ed25519_cases()
     for key in ('rsa2048', 'p256'):
         cases += [
             Case('keyid-' + key, 'keyid', [signer(key)], flags=['-keyid', '-certfile', 'int.pem']),
@@ -218,9 +242,79 @@ def all_cases():
     return cases
 
 
+def sha3_cases():
+    """SHA-3 digests (FIPS 202) with every signer kind: PKCS#1 v1.5 by
+    OpenSSL (it writes rsaEncryption as the signature algorithm), ECDSA by
+    GnuTLS (id-ecdsa-with-sha3-*: OpenSSL 3.0's CMS cannot sign it, but
+    verifies it); modules signed as scripts/sign-file does with a SHA-3
+    hash; signers whose certificates are signed over SHA-3."""
+    cases = []
+    for md in ('sha3-256', 'sha3-384', 'sha3-512'):
+        for key in ('rsa2048', 'rsa3072'):
+            cases.append(Case('sha3-%s-%s' % (key, md), 'sha3', [signer(key)], md=md,
+                              flags=['-certfile', 'int.pem']))
+        for key in ('p256', 'p384'):
+            cases.append(Case('sha3-%s-%s' % (key, md), 'sha3', [signer(key)], md=md,
+                              tool='gnutls', flags=['-p7-time'], trust='int'))
+        cases.append(Case('module-sha3-%s' % md, 'module', [signer('leaf2')], md=md,
+                          module=True))
+    cases += [
+        Case('sha3-noattr-rsa2048', 'sha3', [signer('rsa2048')], md='sha3-256',
+             flags=['-noattr', '-certfile', 'int.pem']),
+        Case('sha3-noattr-p256', 'sha3', [signer('p256')], md='sha3-384', tool='gnutls',
+             trust='int'),
+        Case('sha3-cert-rsa', 'sha3-cert', [signer('rsa2048s3')], md='sha3-512'),
+        # OpenSSL 3.0 does not match an ecdsa-with-SHA3 certificate to its
+        # issuer (its signature algorithm has no key type there): GnuTLS judges.
+        Case('sha3-cert-p256', 'sha3-cert', [signer('p256s3')], flags=['-certfile', 'int.pem'],
+             oracle='gnutls'),
+    ]
+    return cases
+
+
+def ed25519_cases():
+    """Ed25519 signers (RFC 8419), by GnuTLS: with signed attributes (the
+    signature over their DER, SHA-512 the digest) and without (over the
+    content), detached and attached; and an Ed25519 CA in an OpenSSL
+    message's chain."""
+    cases = []
+    for attrs in (True, False):
+        tag = 'attr' if attrs else 'noattr'
+        flags = ['-p7-time'] if attrs else []
+        for detached in (True, False):
+            cases.append(Case('ed25519-%s-%s' % (tag, 'detached' if detached else 'attached'),
+                              'ed25519', [signer('ed')], md='sha512', tool='gnutls',
+                              oracle='gnutls', flags=flags, detached=detached))
+    cases += [
+        Case('ed25519-big-attached', 'ed25519', [signer('ed')], md='sha512', tool='gnutls',
+             oracle='gnutls', detached=False, content='big.bin'),
+        Case('ed25519-ca-p256', 'ed25519-ca', [signer('p256ed')],
+             flags=['-certfile', 'edca.pem']),
+        Case('ed25519-untrusted', 'ed25519', [signer('ed')], md='sha512', tool='gnutls',
+             oracle='gnutls', trust='other', expect='no-trusted-key', flags=['-p7-time']),
+    ]
+    return cases
+
+
 # ---- Signing ----
 
+def sign_gnutls(case, out, keys, path):
+    """certtool --p7-sign: signed attributes only with -p7-time (signingTime)."""
+    (name, _), = case.signers
+    args = ['--p7-detached-sign' if case.detached else '--p7-sign', '--outder',
+            '--load-privkey', os.path.join(keys, name + '.key'),
+            '--load-certificate', os.path.join(out, name + '.pem'),
+            '--infile', os.path.join(out, case.content), '--outfile', path]
+    if case.md != 'sha512' or not name.startswith('ed'):
+        args += ['--hash', case.md.upper()]
+    if '-p7-time' in case.flags:
+        args.append('--p7-time')
+    run_tool('certtool', *args)
+
+
 def sign(case, out, keys, path):
+    if case.tool == 'gnutls':
+        return sign_gnutls(case, out, keys, path)
     args = ['cms', '-sign', '-binary', '-nosmimecap', '-md', case.md,
             '-in', os.path.join(out, case.content), '-out', path]
     for name, opts in case.signers:
@@ -425,9 +519,19 @@ def module_corruptions(rng):
 
 # ---- The manifest ----
 
+def gnutls_args(case, sig, content):
+    o = ['--p7-verify', '--inder', '--infile', sig, '--load-ca-certificate', case.trust + '.pem']
+    if case.detached:
+        o += ['--load-data', content]
+    return o
+
+
 def verifier_args(case, sig, content, extra):
     v = ['--trust=%s.pem' % case.trust] + case.vouch_extra + extra
     o = ['-CAfile', case.trust + '.pem']
+    if case.oracle == 'gnutls':
+        v += ['--content=' + content] if case.detached else []
+        return v + [sig], gnutls_args(case, sig, content)
     if case.certs:
         v.append('--certs=' + case.certs)
     if case.openssl_certs:
@@ -447,7 +551,7 @@ def verifier_args(case, sig, content, extra):
 def row(case, corruption, expect, sig, content, extra=()):
     v, o = verifier_args(case, sig, content, list(extra))
     return '\t'.join([case.name + ('' if corruption == 'none' else '.' + corruption),
-                      case.kind, corruption, expect, ' '.join(v), ' '.join(o)])
+                      case.kind, corruption, expect, ' '.join(v), ' '.join(o), case.oracle])
 
 
 def build(case, out, keys, rng, subset):
@@ -535,7 +639,7 @@ def main():
     with open(os.path.join(opt.out, 'manifest.tsv'), 'w') as f:
         f.write('# gen-cms.py --seed %d --subset %s (tests/interop/gen-cms.py)\n'
                 % (seed, opt.subset))
-        f.write('# name\tkind\tcorruption\texpect\tpkcs7verify-args\topenssl-args\n')
+        f.write('# name\tkind\tcorruption\texpect\tpkcs7verify-args\toracle-args\toracle\n')
         for r in rows:
             f.write('\n'.join(r) + '\n')
     print('gen-cms: %d cases in %s (seed %d)' % (sum(map(len, rows)), opt.out, seed))
