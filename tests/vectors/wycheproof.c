@@ -128,7 +128,10 @@ static int mac_group_setup(struct group *grp, const cJSON *g, const char **skip)
 
 /*
  * EddsaVerify (eddsa_verify_schema): the raw key of publicKey.pk, loaded
- * through vouch/ed25519.h; Ed448 (curve edwards448) is not implemented.
+ * through vouch/ed25519.h, and the group's publicKeyDer through
+ * vouch/pubkey.h (id-Ed25519, RFC 8410): both must load alike, and every
+ * test's verdict must be the same both ways. Ed448 (curve edwards448) is
+ * not implemented.
  */
 static int eddsa_group_setup(struct group *grp, const cJSON *g, const char **skip)
 {
@@ -148,13 +151,27 @@ static int eddsa_group_setup(struct group *grp, const cJSON *g, const char **ski
 		broken_file("bad hex in the EdDSA key");
 	rc = vouch_ed25519_key_load(&grp->ed, raw, raw_len);
 	free(raw);
+	raw = vt_hex_decode(key_der_field(g), &raw_len);
+	if (!raw)
+		broken_file("bad hex in the EdDSA key's DER");
+	if (vouch_pubkey_load_spki(&grp->key, raw, raw_len, 0) != rc)
+		broken_file("the raw key and its SubjectPublicKeyInfo load differently");
+	free(raw);
+	grp->alg.scheme = VOUCH_SIG_ED25519;
 	return rc;
 }
 
 static int eddsa_verify(const struct group *grp, const uint8_t *msg, size_t msg_len,
 			const uint8_t *sig, size_t sig_len)
 {
-	return vouch_ed25519_verify(&grp->ed, msg, msg_len, sig, sig_len);
+	int rc = vouch_ed25519_verify(&grp->ed, msg, msg_len, sig, sig_len);
+
+	if (vouch_pubkey_verify(&grp->key, &grp->alg, msg, msg_len, sig, sig_len) != rc) {
+		fprintf(stderr, "wycheproof: %s: vouch/ed25519.h and vouch/pubkey.h disagree\n",
+			current_file);
+		exit(1);
+	}
+	return rc;
 }
 
 /*
