@@ -594,6 +594,9 @@ COMMITTED = {
     'chain2-leaf2', 'chain2-pss-cert', 'chain3-attached-p384', 'two-signers',
     'two-signers-one-untrusted', 'nocerts-chain-p256', 'sha1-p256', 'sha1-allowed-p256', 'module-leaf2',
     'module-nocerts-self',
+    'sha3-rsa2048-sha3-256', 'sha3-p256-sha3-256', 'sha3-p384-sha3-512', 'sha3-noattr-p256',
+    'sha3-cert-rsa', 'sha3-cert-p256', 'module-sha3-sha3-384', 'ed25519-attr-detached',
+    'ed25519-noattr-attached', 'ed25519-ca-p256', 'ed25519-untrusted',
     # corruptions
     'alg-p256-sha256.sig', 'alg-rsa2048-pss32-sha256.sig', 'alg-rsa2048-sha256.attr',
     'alg-p256-sha256.cert', 'alg-p256-sha256.content', 'alg-rsa2048-sha256.trunc',
@@ -603,6 +606,9 @@ COMMITTED = {
     'chain1-self.cert-deny', 'chain1-self.cert-time',
     'module-leaf2.content', 'module-leaf2.sig', 'module-leaf2.cert',
     'module-leaf2.trunc-marker', 'module-leaf2.sig-len',
+    'sha3-p256-sha3-256.sig', 'sha3-rsa2048-sha3-256.attr', 'ed25519-attr-detached.sig',
+    'ed25519-attr-detached.attr', 'ed25519-attr-detached.content', 'ed25519-noattr-attached.sig',
+    'ed25519-noattr-attached.content', 'ed25519-ca-p256.cert', 'sha3-cert-p256.cert',
 }
 
 
