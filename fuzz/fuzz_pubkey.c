@@ -3,7 +3,7 @@
  * bytes. The input is tried as a SubjectPublicKeyInfo (DER and PEM), as a
  * signature AlgorithmIdentifier, and, when it loads as a key, as the
  * signature over a fixed digest under each scheme (which reaches the
- * ECDSA-Sig-Value reader). Nothing may crash, leak or read out of bounds,
+ * ECDSA-Sig-Value reader) and as an Ed25519 signature over itself. Nothing may crash, leak or read out of bounds,
  * and the results must keep their documented invariants (abort() if not).
  */
 #include <errno.h>
@@ -33,6 +33,14 @@ static void try_verify(const struct vouch_pubkey *key, const uint8_t *sig, size_
 		if (rc != 0 && rc != -EKEYREJECTED && rc != -EBADMSG)
 			abort();
 	}
+	/* Ed25519 signs the message: the input is both message and signature. */
+	{
+		const struct vouch_sig_alg ed = { VOUCH_SIG_ED25519, NULL, NULL, 0 };
+		int rc = vouch_pubkey_verify(key, &ed, sig, sig_len, sig, sig_len);
+
+		if (rc != 0 && rc != -EKEYREJECTED && rc != -EBADMSG)
+			abort();
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -49,8 +57,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (vouch_pubkey_load_pem(&key, (const char *)data, size, 0) == 0)
 		(void)vouch_pubkey_bits(&key);
-	/* A success always names a scheme and a hash. */
-	if (vouch_sig_alg_from_der(&alg, data, size) == 0 && (!alg.scheme || !alg.hash))
+	/* A success always names a scheme and, but for pure Ed25519, a hash. */
+	if (vouch_sig_alg_from_der(&alg, data, size) == 0 &&
+	    (!alg.scheme || !alg.hash != (alg.scheme == VOUCH_SIG_ED25519)))
 		abort();
 	return 0;
 }
