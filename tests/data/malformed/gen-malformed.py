@@ -608,6 +608,43 @@ def n20_algorithms():
             "SignerInfo digestAlgorithm 1.2.3.4: parses; the verifier: -ENOPKG", unknown_digest)
 
 
+def sha3_and_ed25519():
+    """SHA-3 and Ed25519 identifiers and keys: parameters the algorithm's
+    RFC forbids, keys of the wrong length or encoding, Ed448."""
+    sha3_256, ed25519, ed448 = "2.16.840.1.101.3.4.2.8", "1.3.101.112", "1.3.101.113"
+    case("n20-sigalg-ecdsa-sha3-null.der", "sigalg", "EBADMSG", "N20",
+         "id-ecdsa-with-sha3-256 with NULL parameters (they must be absent)",
+         seq(oid("2.16.840.1.101.3.4.3.10"), NULL))
+    case("n20-sigalg-rsa-sha3-integer.der", "sigalg", "EBADMSG", "N20",
+         "id-rsassa-pkcs1-v1_5-with-sha3-256 with INTEGER parameters",
+         seq(oid("2.16.840.1.101.3.4.3.14"), integer(0)))
+    case("n20-sigalg-ed25519-null.der", "sigalg", "EBADMSG", "N20",
+         "id-Ed25519 with NULL parameters (RFC 8410: absent)", seq(oid(ed25519), NULL))
+    case("n20-sigalg-ed448.der", "sigalg", "ENOPKG", "N20",
+         "id-Ed448: not implemented", seq(oid(ed448)))
+    case("r12-sigalg-pss-sha3-octets.der", "sigalg", "EBADMSG", "row12",
+         "RSASSA-PSS whose SHA3-256 hash has OCTET STRING parameters",
+         pss(cons(0xa0, seq(oid(sha3_256), tlv(0x04)))))
+    key = bytes(32)
+
+    def ed_spki(alg, bits):
+        return seq(alg, tlv(0x03, bits))
+    case("n20-spki-ed25519-null.der", "spki", "EBADMSG", "N20",
+         "id-Ed25519 key with NULL parameters", ed_spki(seq(oid(ed25519), NULL), b"\0" + key))
+    case("n34-spki-ed25519-31.der", "spki", "EBADMSG", "N34",
+         "an Ed25519 key of 31 bytes", ed_spki(seq(oid(ed25519)), b"\0" + key[:31]))
+    case("n34-spki-ed25519-33.der", "spki", "EBADMSG", "N34",
+         "an Ed25519 key of 33 bytes", ed_spki(seq(oid(ed25519)), b"\0" + key + b"\0"))
+    case("n34-spki-ed25519-y-p.der", "spki", "EBADMSG", "N34",
+         "an Ed25519 key whose y is p (not canonical, RFC 8032 5.1.3)",
+         ed_spki(seq(oid(ed25519)), b"\0" + bytes([0xed]) + b"\xff" * 30 + b"\x7f"))
+    case("n34-spki-ed25519-small-order.der", "spki", "EBADMSG", "N34",
+         "an Ed25519 key of small order (the neutral element, y = 1)",
+         ed_spki(seq(oid(ed25519)), b"\0\x01" + bytes(31)))
+    case("n20-spki-ed448.der", "spki", "ENOPKG", "N20",
+         "an Ed448 key: not implemented", ed_spki(seq(oid(ed448)), b"\0" + bytes(57)))
+
+
 def row22_optional():
     def crls(m):
         sd_of(m).kids.insert(4, cons(0xA1, seq(integer(1))))
@@ -1222,6 +1259,7 @@ def main():
     row18_huge_lengths()
     row19_malleability()
     n20_algorithms()
+    sha3_and_ed25519()
     row22_optional()
     row23_n25_oids()
     row27_extensions()
