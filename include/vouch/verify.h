@@ -52,7 +52,8 @@
  * e = 65537, up to 56 with e = 2^33 - 1 (vouch/rsa.h bounds e); loading
  * a key from a message or extra certificate as much as an e = 65537
  * check (keyring keys are loaded already); an ECDSA check 4 units
- * (P-256) or 12 (P-384), loading its key 1 or 2. The default bounds a
+ * (P-256) or 12 (P-384), loading its key 1 or 2; an Ed25519 check 2
+ * units (its SHA-512 over the message not counted), loading its key 1. The default bounds a
  * call to about 2 ms of public-key arithmetic (3.5 ms on the portable
  * paths) beyond hashing the content, each certificate's TBS hashed once
  * per chain step whatever the number of candidates.
