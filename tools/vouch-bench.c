@@ -251,7 +251,8 @@ struct verify {
 	struct vouch_ecdsa_key ec;
 };
 
-enum { V_RSA2048, V_RSA3072, V_RSA4096, V_RSA2048_PSS, V_P256, V_P384, NVERIFY };
+enum { V_RSA2048, V_RSA3072, V_RSA4096, V_RSA2048_PSS, V_P256, V_P384, V_RSA2048_SHA3,
+       V_P256_SHA3, NVERIFY };
 
 static struct verify verifies[NVERIFY] = {
 	[V_RSA2048] = { .v = &bench_rsa2048_pkcs1 },
@@ -260,6 +261,8 @@ static struct verify verifies[NVERIFY] = {
 	[V_RSA2048_PSS] = { .v = &bench_rsa2048_pss },
 	[V_P256] = { .v = &bench_p256 },
 	[V_P384] = { .v = &bench_p384 },
+	[V_RSA2048_SHA3] = { .v = &bench_rsa2048_sha3 },
+	[V_P256_SHA3] = { .v = &bench_p256_sha3 },
 };
 
 static int load_verify(struct verify *w)
@@ -286,8 +289,8 @@ static int verify_once(const struct verify *w)
 
 	switch (v->kind) {
 	case BENCH_RSA_PKCS1:
-		return vouch_rsa_pkcs1_verify_digest(&w->rsa, &vouch_sha256_alg, v->digest,
-						     v->digest_len, v->sig, v->sig_len);
+		return vouch_rsa_pkcs1_verify_digest(&w->rsa, vouch_hash_alg_by_name(v->md),
+						     v->digest, v->digest_len, v->sig, v->sig_len);
 	case BENCH_RSA_PSS:
 		return vouch_rsa_pss_verify_digest(&w->rsa, &vouch_sha256_alg, &vouch_sha256_alg,
 						   32, v->digest, v->digest_len, v->sig,
@@ -591,6 +594,9 @@ static const struct figure figures[] = {
 	{ "rsa2048-pss-verify", BENCH_USOP, run_verify, &verifies[V_RSA2048_PSS], { 0 }, 1 },
 	{ "ecdsa-p256-verify", BENCH_USOP, run_verify, &verifies[V_P256], { 0 }, 1 },
 	{ "ecdsa-p384-verify", BENCH_USOP, run_verify, &verifies[V_P384], { 0 }, 1 },
+	/* The SHA-256 twins over a SHA3-256 digest: DigestInfo and hash differ. */
+	{ "rsa2048-sha3-256-verify", BENCH_USOP, run_verify, &verifies[V_RSA2048_SHA3], { 0 }, 1 },
+	{ "ecdsa-p256-sha3-256-verify", BENCH_USOP, run_verify, &verifies[V_P256_SHA3], { 0 }, 1 },
 	{ "ed25519-verify", BENCH_USOP, run_ed25519_verify, NULL, { 0 }, 1 },
 	{ "x509-parse", BENCH_USOP, run_x509_parse, NULL, { 0 }, 1 },
 	{ "pkcs7-parse", BENCH_USOP, run_pkcs7_parse, NULL, { 2, 3 }, 1 },

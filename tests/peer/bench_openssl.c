@@ -119,6 +119,8 @@ static const struct verify_figure {
 	{ "rsa2048-pss-verify", &bench_rsa2048_pss },
 	{ "ecdsa-p256-verify", &bench_p256 },
 	{ "ecdsa-p384-verify", &bench_p384 },
+	{ "rsa2048-sha3-256-verify", &bench_rsa2048_sha3 },
+	{ "ecdsa-p256-sha3-256-verify", &bench_p256_sha3 },
 };
 #define NVERIFY (sizeof(verify_figures) / sizeof(verify_figures[0]))
 
@@ -287,7 +289,7 @@ static int setup_verify(const struct verify_figure *fig)
 {
 	const struct bench_verify *v = fig->v;
 
-	md = EVP_MD_fetch(NULL, v->digest_len == 48 ? "SHA384" : "SHA256", NULL);
+	md = EVP_MD_fetch(NULL, v->md, NULL);
 	verify_key = key_fromdata(v);
 	if (!md || !verify_key)
 		return -1;
