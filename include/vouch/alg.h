@@ -68,7 +68,8 @@ enum vouch_sig_scheme {
  * Parameters, as each algorithm's RFC has them: the RSA PKCS#1 v1.5
  * identifiers (SHA-1, SHA-2 and SHA-3) NULL or absent (RFC 8017 §A.2.4
  * says NULL; NIST's SHA-3 registrations leave them absent; OpenSSL 3.0
- * writes NULL); ECDSA over SHA-2 and SHA-3 absent (RFC 5758 §3.2, and
+ * writes NULL in certificates, and in CMS writes rsaEncryption with NULL,
+ * the hash being the digestAlgorithm's); ECDSA over SHA-2 and SHA-3 absent (RFC 5758 §3.2, and
  * the same for NIST's SHA-3 registrations); Ed25519 absent (RFC 8410 §3); RSASSA-PSS
  * required (RFC 4055 §3.1), and any hash it names may be SHA-2 or SHA-3.
  * Anything else is -EBADMSG. Ed448 (1.3.101.113) is -ENOPKG.
