@@ -99,8 +99,12 @@ static int content_bytes(const struct vouch_verify_run *r, struct signed_input *
 	in->owned = malloc(total ? total : 1);
 	if (!in->owned)
 		return -ENOMEM;
-	for (size_t i = 0, pos = 0; i < n; i++, pos += len)
-		memcpy(in->owned + pos, vouch_pkcs7_fragment(r->msg, i, &len), len);
+	for (size_t i = 0, pos = 0; i < n; i++) {
+		const uint8_t *f = vouch_pkcs7_fragment(r->msg, i, &len);
+
+		memcpy(in->owned + pos, f, len);
+		pos += len;
+	}
 	in->bytes = in->owned;
 	in->len = total;
 	return 0;
