@@ -409,6 +409,46 @@ static void test_verify_digest(void **state)
 	unload(&f);
 }
 
+/*
+ * Ed25519 signs what it covers itself (RFC 8419): with signed attributes a
+ * caller's digest of the content is enough; without them the content is
+ * what is signed, and a digest cannot stand for it (-ENOPKG, and the
+ * rule says why).
+ */
+static void test_ed25519_digest_given(void **state)
+{
+	static const char *const root[] = { "cms/root.pem", NULL };
+	static const struct { const char *msg; int want; } cases[] = {
+		{ "cms/ed25519-attr-detached.der", 0 },
+		{ "cms/ed25519-noattr-detached.der", -ENOPKG },
+	};
+	struct vouch_verify_result res;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct vouch_keyring *kr = keyring(root);
+		struct vouch_pkcs7 *msg;
+		size_t len, content_len;
+		uint8_t *buf = vt_read_file(vt_data(cases[i].msg), &len);
+		uint8_t *content = vt_read_file(vt_data("cms/content.bin"), &content_len);
+		uint8_t digest[VOUCH_SHA512_LEN];
+
+		assert_vouch_ok(vouch_pkcs7_parse(&msg, buf, len, NULL));
+		assert_vouch_ok(vouch_pkcs7_verify(msg, content, content_len, kr, NULL, &res));
+		assert_int_equal(res.signers[0].scheme, VOUCH_SIG_ED25519);
+		vouch_hash(&vouch_sha512_alg, content, content_len, digest);
+		assert_vouch_err(vouch_pkcs7_verify_digest(msg, &vouch_sha512_alg, digest,
+							   sizeof(digest), kr, NULL, &res),
+				 cases[i].want);
+		if (cases[i].want)
+			assert_non_null(strstr(res.signers[0].rule, "cannot be checked from a digest"));
+		vouch_pkcs7_free(msg);
+		vouch_keyring_free(kr);
+		free(buf);
+		free(content);
+	}
+}
+
 /* The notices a keyring load gave: how many, and the last one's code and label. */
 struct notices {
 	int count, last_rc;
@@ -814,6 +854,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_chain),
 		cmocka_unit_test(test_deny_and_time),
 		cmocka_unit_test(test_verify_digest),
+		cmocka_unit_test(test_ed25519_digest_given),
 		cmocka_unit_test(test_work_budget),
 		cmocka_unit_test(test_anchor_extensions),
 		cmocka_unit_test(test_option_sizes),

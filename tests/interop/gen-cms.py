@@ -139,10 +139,12 @@ class Case:
     def __init__(self, name, kind, signers, md='sha256', flags=(), trust='root',
                  certs=None, form='DER', detached=True, content='content.bin',
                  module=False, expect='accepted', vouch_extra=(), tool='openssl',
-                 oracle='openssl'):
+                 oracle='openssl', chunked=False):
         self.name, self.kind, self.signers, self.md = name, kind, signers, md
         # Who signs (openssl cms -sign or certtool --p7-sign) and who checks.
         self.tool, self.oracle = tool, oracle
+        # Attached content re-encoded as BER chunks after signing (chunk_content).
+        self.chunked = chunked
         self.flags, self.trust, self.certs, self.form = list(flags), trust, certs, form
         self.detached, self.content, self.module = detached and not module, content, module
         self.expect, self.vouch_extra = expect, list(vouch_extra)
@@ -288,6 +290,10 @@ def ed25519_cases():
     cases += [
         Case('ed25519-big-attached', 'ed25519', [signer('ed')], md='sha512', tool='gnutls',
              oracle='gnutls', detached=False, content='big.bin'),
+        # The content in BER chunks: an Ed25519 signature over the content
+        # itself must see the chunks' bytes joined, in order.
+        Case('ed25519-noattr-chunked', 'ed25519', [signer('ed')], md='sha512', tool='gnutls',
+             oracle='gnutls', detached=False, content='big.bin', chunked=True),
         Case('ed25519-ca-p256', 'ed25519-ca', [signer('p256ed')],
              flags=['-certfile', 'edca.pem']),
         Case('ed25519-untrusted', 'ed25519', [signer('ed')], md='sha512', tool='gnutls',
@@ -310,6 +316,11 @@ def sign_gnutls(case, out, keys, path):
     if '-p7-time' in case.flags:
         args.append('--p7-time')
     run_tool('certtool', *args)
+    if case.chunked:
+        with open(path, 'rb') as f:
+            der = f.read()
+        with open(path, 'wb') as f:
+            f.write(chunk_content(der))
 
 
 def sign(case, out, keys, path):
@@ -400,6 +411,30 @@ def signing_time_digit(der):
     at = der.index(SIGNING_TIME_OID, start, end)
     time = children(der, children(der, at - 2)[1])[0]    # SEQ { OID, SET { Time } }
     return tlv(der, time)[1] - 2                          # ...ssZ
+
+
+def chunk_content(der, size=1000):
+    """The same message with its attached content as a constructed OCTET
+    STRING of size-byte chunks, every element on the way to it of
+    indefinite length (BER, as `cms -stream` writes): the signed bytes are
+    unchanged."""
+    def indefinite(off, index, replacement):
+        """The element at off, of indefinite length, its child index replaced."""
+        kids = [replacement if i == index else der[c:tlv(der, c)[1]]
+                for i, c in enumerate(children(der, off))]
+        return bytes([der[off]]) + b'\x80' + b''.join(kids) + b'\0\0'
+    # ContentInfo > [0] > SignedData > encapContentInfo > [0] > OCTET STRING
+    offs = [0]
+    for index in (1, 0, 2, 1, 0):
+        offs.append(children(der, offs[-1])[index])
+    start, end = tlv(der, offs[-1])
+    body = der[start:end]
+    element = b'\x24\x80' + b''.join(
+        b'\x04\x82' + len(body[i:i + size]).to_bytes(2, 'big') + body[i:i + size]
+        for i in range(0, len(body), size)) + b'\0\0'
+    for off, index in zip(reversed(offs[:-1]), (0, 1, 2, 0, 1)):
+        element = indefinite(off, index, element)
+    return element
 
 
 # ---- Corruptions ----
@@ -596,7 +631,8 @@ COMMITTED = {
     'module-nocerts-self',
     'sha3-rsa2048-sha3-256', 'sha3-p256-sha3-256', 'sha3-p384-sha3-512', 'sha3-noattr-p256',
     'sha3-cert-rsa', 'sha3-cert-p256', 'module-sha3-sha3-384', 'ed25519-attr-detached',
-    'ed25519-noattr-attached', 'ed25519-ca-p256', 'ed25519-untrusted',
+    'ed25519-noattr-attached', 'ed25519-noattr-detached', 'ed25519-noattr-chunked',
+    'ed25519-ca-p256', 'ed25519-untrusted',
     # corruptions
     'alg-p256-sha256.sig', 'alg-rsa2048-pss32-sha256.sig', 'alg-rsa2048-sha256.attr',
     'alg-p256-sha256.cert', 'alg-p256-sha256.content', 'alg-rsa2048-sha256.trunc',
@@ -608,7 +644,8 @@ COMMITTED = {
     'module-leaf2.trunc-marker', 'module-leaf2.sig-len',
     'sha3-p256-sha3-256.sig', 'sha3-rsa2048-sha3-256.attr', 'ed25519-attr-detached.sig',
     'ed25519-attr-detached.attr', 'ed25519-attr-detached.content', 'ed25519-noattr-attached.sig',
-    'ed25519-noattr-attached.content', 'ed25519-ca-p256.cert', 'sha3-cert-p256.cert',
+    'ed25519-noattr-attached.content', 'ed25519-noattr-chunked.content', 'ed25519-ca-p256.cert',
+    'sha3-cert-p256.cert',
 }
 
 
