@@ -1,7 +1,7 @@
 /*
  * Readers of public keys, signature values and algorithm identifiers
  * (see keys.h): structure through der.h, the rules of RFC 8017, RFC 5480,
- * RFC 4055 and RFC 8410 here. These values are small and sit inside a structure
+ * RFC 4055, RFC 8410 and RFC 9881 here. These values are small and sit inside a structure
  * libtasn1 has decoded (a certificate, a SignerInfo) or come alone (a
  * signature value): each is read with vouch_der_sequence(), by position
  * from its grammar in vouch.asn, after the canonical-DER walk, without a
@@ -173,6 +173,26 @@ static int read_rsa_params(struct vouch_asn1_spki *out, const uint8_t *root,
 	return vouch_asn1_pss_params_read(&out->pss, root, params);
 }
 
+/* Keys whose SubjectPublicKeyInfo carries the raw key and no parameters. */
+static int raw_key_type(const uint8_t *root, struct vouch_span oid)
+{
+	static const struct {
+		const uint8_t *oid;
+		size_t len;
+		int type;
+	} raw[] = {
+		{ VOUCH_OID_ED25519, sizeof(VOUCH_OID_ED25519), VOUCH_ASN1_KEY_ED25519 },
+		{ VOUCH_OID_MLDSA44, sizeof(VOUCH_OID_MLDSA44), VOUCH_ASN1_KEY_MLDSA44 },
+		{ VOUCH_OID_MLDSA65, sizeof(VOUCH_OID_MLDSA65), VOUCH_ASN1_KEY_MLDSA65 },
+		{ VOUCH_OID_MLDSA87, sizeof(VOUCH_OID_MLDSA87), VOUCH_ASN1_KEY_MLDSA87 },
+	};
+
+	for (size_t i = 0; i < sizeof(raw) / sizeof(raw[0]); i++)
+		if (vouch_der_span_eq(root, oid, raw[i].oid, raw[i].len))
+			return raw[i].type;
+	return 0;
+}
+
 int vouch_asn1_spki_read(struct vouch_asn1_spki *out, const uint8_t *root,
 			 struct vouch_span span)
 {
@@ -209,10 +229,9 @@ int vouch_asn1_spki_read(struct vouch_asn1_spki *out, const uint8_t *root,
 		out->type = VOUCH_ASN1_KEY_EC;
 		out->point = bits;
 		rc = read_ec_params(out, root, params);
-	} else if (vouch_der_span_eq(root, oid, VOUCH_OID_ED25519, sizeof(VOUCH_OID_ED25519))) {
-		/* RFC 8410 §3: parameters MUST be absent. The key's 32 bytes are
-		 * the loader's to check, as an EC point is. */
-		out->type = VOUCH_ASN1_KEY_ED25519;
+	} else if ((out->type = raw_key_type(root, oid)) != 0) {
+		/* RFC 8410 §3, RFC 9881 §2: parameters MUST be absent. The raw
+		 * key is the loader's to check, as an EC point is. */
 		out->point = bits;
 		rc = params.len ? -EBADMSG : 0;
 	} else {
@@ -239,6 +258,7 @@ static const struct {
 	{ VOUCH_OID_SHA3_256, sizeof(VOUCH_OID_SHA3_256), VOUCH_HASH_ID_SHA3_256 },
 	{ VOUCH_OID_SHA3_384, sizeof(VOUCH_OID_SHA3_384), VOUCH_HASH_ID_SHA3_384 },
 	{ VOUCH_OID_SHA3_512, sizeof(VOUCH_OID_SHA3_512), VOUCH_HASH_ID_SHA3_512 },
+	{ VOUCH_OID_SHAKE256, sizeof(VOUCH_OID_SHAKE256), VOUCH_HASH_ID_SHAKE256_512 },
 };
 
 int vouch_asn1_hash_id(const uint8_t *root, struct vouch_span oid)
@@ -271,7 +291,8 @@ enum params_rule {
  * RFC 8017 §A.2.4, RFC 4055 §3, RFC 5758 §3.2, NIST's SHA-3 registrations
  * (the RSA ones with NULL or absent parameters, as OpenSSL 3.0 writes NULL
  * and the registration says absent; ECDSA's absent) and RFC 8410 §3.
- * Ed448 is not here: it is -ENOPKG, as any algorithm not listed.
+ * RFC 9881 §2 (ML-DSA, parameters absent). Ed448 and HashML-DSA are not
+ * here: they are -ENOPKG, as any algorithm not listed.
  */
 static const struct {
 	const uint8_t *oid;
@@ -308,6 +329,9 @@ static const struct {
 	SIG_ENTRY(VOUCH_OID_ECDSA_SHA3_384, VOUCH_SIG_ECDSA, VOUCH_HASH_ID_SHA3_384, PARAMS_ABSENT),
 	SIG_ENTRY(VOUCH_OID_ECDSA_SHA3_512, VOUCH_SIG_ECDSA, VOUCH_HASH_ID_SHA3_512, PARAMS_ABSENT),
 	SIG_ENTRY(VOUCH_OID_ED25519, VOUCH_SIG_ED25519, VOUCH_HASH_ID_UNKNOWN, PARAMS_ABSENT),
+	SIG_ENTRY(VOUCH_OID_MLDSA44, VOUCH_SIG_MLDSA44, VOUCH_HASH_ID_UNKNOWN, PARAMS_ABSENT),
+	SIG_ENTRY(VOUCH_OID_MLDSA65, VOUCH_SIG_MLDSA65, VOUCH_HASH_ID_UNKNOWN, PARAMS_ABSENT),
+	SIG_ENTRY(VOUCH_OID_MLDSA87, VOUCH_SIG_MLDSA87, VOUCH_HASH_ID_UNKNOWN, PARAMS_ABSENT),
 };
 
 /* A hash of RSASSA-PSS-params; the empty span is the default, SHA-1. */
@@ -465,6 +489,15 @@ void vouch_asn1_spki_values_read(struct vouch_spki_values *out, const uint8_t *r
 		break;
 	case VOUCH_ASN1_KEY_ED25519:
 		out->type = VOUCH_KEY_ED25519;
+		break;
+	case VOUCH_ASN1_KEY_MLDSA44:
+		out->type = VOUCH_KEY_MLDSA44;
+		break;
+	case VOUCH_ASN1_KEY_MLDSA65:
+		out->type = VOUCH_KEY_MLDSA65;
+		break;
+	case VOUCH_ASN1_KEY_MLDSA87:
+		out->type = VOUCH_KEY_MLDSA87;
 		break;
 	case VOUCH_ASN1_KEY_RSA_PSS:
 		out->type = VOUCH_KEY_RSA_PSS;

@@ -29,6 +29,9 @@ enum vouch_asn1_key_type {
 	VOUCH_ASN1_KEY_RSA_PSS = 2,  /* id-RSASSA-PSS: the key may only verify PSS */
 	VOUCH_ASN1_KEY_EC = 3,       /* id-ecPublicKey with a named curve */
 	VOUCH_ASN1_KEY_ED25519 = 4,  /* id-Ed25519 (RFC 8410) */
+	VOUCH_ASN1_KEY_MLDSA44 = 5,  /* id-ml-dsa-44 (RFC 9881) */
+	VOUCH_ASN1_KEY_MLDSA65 = 6,  /* id-ml-dsa-65 */
+	VOUCH_ASN1_KEY_MLDSA87 = 7,  /* id-ml-dsa-87 */
 };
 
 /*
@@ -56,7 +59,8 @@ struct vouch_asn1_spki {
 	bool pss_restricted;
 	struct vouch_asn1_pss_params pss;
 	/* EC (RFC 5480 §2): the namedCurve OID and the SEC 1 point encoding;
-	 * Ed25519 (RFC 8410 §4): the 32-byte key in point, no curve. */
+	 * Ed25519 (RFC 8410 §4) and ML-DSA (RFC 9881 §4): the raw key in
+	 * point, no curve. */
 	struct vouch_span curve, point;
 };
 

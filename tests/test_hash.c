@@ -15,6 +15,7 @@
 
 #include <errno.h>
 
+#include <vouch/alg.h>
 #include <vouch/hash.h>
 #include <vouch/sha3.h>
 
@@ -574,6 +575,35 @@ static void test_hash_x2(void **state)
 	vt_impl_unpin();
 }
 
+/* id-shake256 as a CMS digest: SHAKE256's first 64 bytes, by id only. */
+static void test_shake256_512(void **state)
+{
+	const struct vouch_hash_alg *h = vouch_hash_alg_by_id(VOUCH_HASH_ID_SHAKE256_512);
+	static const char empty[] = "46b9dd2b0ba88d13233b3feb743eeb243fcd52ea62b81b82b50c27646ed5762f"
+				    "d75dc4ddd8c0f200cb05019d67b592f6fc821c49479ab48640292eacb3b7c4be";
+	uint8_t md[64], want[64], msg[1000];
+	size_t len;
+	uint8_t *empty_md = vt_unhex(empty, &len);
+
+	(void)state;
+	assert_ptr_equal(h, &vouch_shake256_512_alg);
+	assert_int_equal(h->digest_len, 64);
+	vouch_hash(h, NULL, 0, md);
+	assert_memory_equal(md, empty_md, 64);
+	free(empty_md);
+	for (size_t i = 0; i < sizeof(msg); i++)
+		msg[i] = (uint8_t)(i * 7 + 1);
+	for (size_t n = 0; n <= sizeof(msg); n += 135) {
+		vouch_hash(h, msg, n, md);
+		vouch_xof(&vouch_shake256_alg, msg, n, want, sizeof(want));
+		assert_memory_equal(md, want, 64);
+	}
+	/* Not a listed hash: no name, no OID, no listing. */
+	assert_null(vouch_hash_alg_by_name("shake256-512"));
+	for (size_t i = 0; vouch_hash_alg_at(i); i++)
+		assert_ptr_not_equal(vouch_hash_alg_at(i), h);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -590,6 +620,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_sha3_random_pieces),
 		cmocka_unit_test(test_shake_squeeze_splits),
 		cmocka_unit_test(test_shake_implementations_agree),
+		cmocka_unit_test(test_shake256_512),
 	};
 
 	return vt_main(argc, argv, "hash", tests, sizeof(tests) / sizeof(tests[0]));

@@ -34,6 +34,8 @@ const struct vouch_hash_alg *vouch_hash_alg_by_id(int id)
 		return &vouch_sha3_384_alg;
 	case VOUCH_HASH_ID_SHA3_512:
 		return &vouch_sha3_512_alg;
+	case VOUCH_HASH_ID_SHAKE256_512:
+		return &vouch_shake256_512_alg;
 	default:
 		return NULL;
 	}

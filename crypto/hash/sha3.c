@@ -105,6 +105,25 @@ const struct vouch_hash_alg vouch_sha3_512_alg = {
 static const uint8_t shake128_oid[] = { 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x0b };
 static const uint8_t shake256_oid[] = { 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x0c };
 
+/* SHAKE256 as a 512-bit hash (RFC 8702 §2): the SHA-3 sponge, SHAKE's padding. */
+static void shake256_512_init(struct vouch_hash_ctx *ctx)
+{
+	sha3_start(ctx, &vouch_shake256_512_alg);
+}
+
+static void shake_final(struct vouch_hash_ctx *ctx, uint8_t *out)
+{
+	vouch_keccak_pad(ctx->blocks, ctx->state.w64, ctx->buf, ctx->alg->block_len,
+			 (size_t)ctx->count_lo, SHAKE_DS);
+	vouch_keccak_extract(ctx->state.w64, 0, out, ctx->alg->digest_len);
+}
+
+const struct vouch_hash_alg vouch_shake256_512_alg = {
+	.name = "shake256-512", .oid = shake256_oid, .oid_len = sizeof(shake256_oid),
+	.digest_len = 64, .block_len = 136,
+	.init = shake256_512_init, .update = sha3_update, .final = shake_final,
+};
+
 const struct vouch_xof_alg vouch_shake128_alg = {
 	.name = "shake128", .oid = shake128_oid, .oid_len = sizeof(shake128_oid),
 	.rate = 168, .security_bits = 128,

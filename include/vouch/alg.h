@@ -13,7 +13,9 @@
  * Computer Security Objects Register (id-sha3-*, 2.16.840.1.101.3.4.2.7-10;
  * id-ecdsa-with-sha3-*, .3.9-12; id-rsassa-pkcs1-v1_5-with-sha3-*,
  * .3.13-16), RFC 8017 §A.2.4, RFC 4055 §3 and RFC 5758 §3.2 (signature
- * algorithms and their parameters), RFC 8410 (Ed25519 in X.509),
+ * algorithms and their parameters), RFC 8410 (Ed25519 in X.509), RFC 9881
+ * (ML-DSA in X.509, id-ml-dsa-*, 2.16.840.1.101.3.4.3.17-19), RFC 8702
+ * (id-shake256, .2.12),
  * RFC 5652 §4 (id-data).
  *
  * Thread-safety: values only; vouch_hash_alg_by_id() is reentrant.
@@ -42,6 +44,8 @@ enum vouch_hash_id {
 	VOUCH_HASH_ID_SHA3_256 = 9,
 	VOUCH_HASH_ID_SHA3_384 = 10,
 	VOUCH_HASH_ID_SHA3_512 = 11,
+	/** id-shake256 as a digest: SHAKE256 with 512 bits of output (RFC 8702 §2) */
+	VOUCH_HASH_ID_SHAKE256_512 = 12,
 };
 
 /** Signature schemes (0: unknown). */
@@ -57,6 +61,14 @@ enum vouch_sig_scheme {
 	 * in a struct vouch_sig_alg).
 	 */
 	VOUCH_SIG_ED25519 = 5,
+	/**
+	 * Pure ML-DSA (FIPS 204 Algorithm 3, an empty context; RFC 9881,
+	 * RFC 9882), one scheme per parameter set; like Ed25519 they sign the
+	 * message itself and have no hash.
+	 */
+	VOUCH_SIG_MLDSA44 = 6,
+	VOUCH_SIG_MLDSA65 = 7,
+	VOUCH_SIG_MLDSA87 = 8,
 };
 
 /**
@@ -70,9 +82,11 @@ enum vouch_sig_scheme {
  * says NULL; NIST's SHA-3 registrations leave them absent; OpenSSL 3.0
  * writes NULL in certificates, and in CMS writes rsaEncryption with NULL,
  * the hash being the digestAlgorithm's); ECDSA over SHA-2 and SHA-3 absent (RFC 5758 §3.2, and
- * the same for NIST's SHA-3 registrations); Ed25519 absent (RFC 8410 §3); RSASSA-PSS
+ * the same for NIST's SHA-3 registrations); Ed25519 absent (RFC 8410 §3);
+ * ML-DSA absent (RFC 9881 §2: even NULL is -EBADMSG); RSASSA-PSS
  * required (RFC 4055 §3.1), and any hash it names may be SHA-2 or SHA-3.
- * Anything else is -EBADMSG. Ed448 (1.3.101.113) is -ENOPKG.
+ * Anything else is -EBADMSG. Ed448 (1.3.101.113) and HashML-DSA
+ * (2.16.840.1.101.3.4.3.32-34) are -ENOPKG.
  */
 struct vouch_sig_alg_id {
 	/**
@@ -100,6 +114,9 @@ enum vouch_key_type {
 	VOUCH_KEY_RSA_PSS = 2,      /**< id-RSASSA-PSS: the key may only verify PSS (RFC 4055) */
 	VOUCH_KEY_EC = 3,           /**< id-ecPublicKey with a named curve (RFC 5480) */
 	VOUCH_KEY_ED25519 = 4,      /**< id-Ed25519, parameters absent (RFC 8410 §3, §4) */
+	VOUCH_KEY_MLDSA44 = 5,      /**< id-ml-dsa-44, parameters absent (RFC 9881 §2, §4) */
+	VOUCH_KEY_MLDSA65 = 6,      /**< id-ml-dsa-65 */
+	VOUCH_KEY_MLDSA87 = 7,      /**< id-ml-dsa-87 */
 };
 
 /** Named curves by identifier (RFC 5480 §2.1.1.1). */
@@ -139,8 +156,9 @@ struct vouch_spki_values {
 	int curve;                  /**< EC: enum vouch_curve_id (never UNKNOWN when status is 0) */
 	/**
 	 * EC: the SEC 1 point encoding; Ed25519: the 32-byte encoding of the
-	 * point A (RFC 8032 §5.1.2). Neither is checked yet: the verifier
-	 * decodes it when it loads the key.
+	 * point A (RFC 8032 §5.1.2); ML-DSA: the public key's bytes (FIPS 204
+	 * pkEncode). None is checked yet: the verifier decodes it when it
+	 * loads the key.
 	 */
 	struct vouch_span point;
 };

@@ -121,6 +121,16 @@ extern VOUCH_EXPORT const struct vouch_hash_alg vouch_sha3_224_alg;
 extern VOUCH_EXPORT const struct vouch_hash_alg vouch_sha3_256_alg;
 extern VOUCH_EXPORT const struct vouch_hash_alg vouch_sha3_384_alg;
 extern VOUCH_EXPORT const struct vouch_hash_alg vouch_sha3_512_alg;
+/**
+ * SHAKE256 with 512 bits of output as a fixed-length hash: "shake256-512",
+ * the CMS digest of id-shake256 (RFC 8702 §2, RFC 9882 §3). Its block_len is
+ * the rate, 136. It is for CMS digests only, reached by its identifier
+ * (vouch_hash_alg_by_id(), VOUCH_HASH_ID_SHAKE256_512): the listing and
+ * the name and OID lookups leave it out, HMAC over it is no standard
+ * construction (FIPS 198-1 takes a hash function) and the DRBGs refuse it.
+ * For other output lengths use vouch/sha3.h.
+ */
+extern VOUCH_EXPORT const struct vouch_hash_alg vouch_shake256_512_alg;
 
 /**
  * Start a hash.
