@@ -15,6 +15,7 @@
 #include <vouch/rsa.h>
 #include <vouch/ecdsa.h>
 #include <vouch/ed25519.h>
+#include <vouch/mldsa.h>
 #include <vouch/pubkey.h>
 #include <vouch/x509.h>
 #include <vouch/pkcs7.h>

@@ -16,7 +16,11 @@
  * signatures verified), RsassaPssVerify, RsassaPssWithParametersVerify,
  * EcdsaVerify (DER signatures), EcdsaP1363Verify, EddsaVerify on
  * edwards25519 (the raw "pk" of the group's publicKey through
- * vouch/ed25519.h; Ed448 groups are skipped); MacTest for HMAC (the
+ * vouch/ed25519.h; Ed448 groups are skipped); MlDsaVerify (the raw
+ * publicKey of the group through vouch/mldsa.h, the set from the file's
+ * "algorithm", a test's "ctx" as the context string; a key of the wrong
+ * length is refused at load and each of its tests counts as refused, and
+ * a context over 255 bytes is refused by -EINVAL); MacTest for HMAC (the
  * hash named by the file's "algorithm", "HMACSHA3-256": vouch/hmac.h's
  * vouch_hmac_verify on the tag truncated to the group's tagSize, and for
  * valid tests the computed tag compared too). Groups whose key vouch
@@ -38,6 +42,7 @@
 #include <vouch/ed25519.h>
 #include <vouch/error.h>
 #include <vouch/hmac.h>
+#include <vouch/mldsa.h>
 #include <vouch/pubkey.h>
 
 #include "rsp.h"
@@ -87,6 +92,8 @@ struct group {
 	struct vouch_pubkey key;
 	struct vouch_sig_alg alg;
 	struct vouch_ed25519_key ed;             /* EddsaVerify */
+	struct vouch_mldsa_key mldsa;            /* MlDsaVerify */
+	int mldsa_load_rc;                       /* MlDsaVerify: the key load's result */
 	const struct vouch_hash_alg *mac_hash;   /* MacTest: the HMAC's hash */
 	size_t tag_bytes;                        /* MacTest: tagSize / 8 */
 };
@@ -175,6 +182,70 @@ static int eddsa_verify(const struct group *grp, const uint8_t *msg, size_t msg_
 }
 
 /*
+ * MlDsaVerify (mldsa_verify_schema.json): the raw publicKey through
+ * vouch/mldsa.h, the parameter set from the file's algorithm
+ * ("ML-DSA-65"). A key of the wrong length must be refused at load with
+ * -EBADMSG; that result stands for each of the group's tests (all
+ * "invalid"), so the group is run rather than failed.
+ */
+static int mldsa_group_setup(struct group *grp, const cJSON *g)
+{
+	static const struct {
+		const char *name;
+		int param;
+	} sets[] = {
+		{ "ML-DSA-44", VOUCH_MLDSA_44 },
+		{ "ML-DSA-65", VOUCH_MLDSA_65 },
+		{ "ML-DSA-87", VOUCH_MLDSA_87 },
+	};
+	int param = 0;
+	uint8_t *raw;
+	size_t raw_len;
+
+	for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++)
+		if (current_algorithm && !strcmp(current_algorithm, sets[i].name))
+			param = sets[i].param;
+	if (!param)
+		broken_file("MlDsaVerify in a file whose algorithm is not ML-DSA-44/65/87");
+	raw = vt_hex_decode(json_string(g, "publicKey"), &raw_len);
+	if (!raw)
+		broken_file("bad hex in the ML-DSA key");
+	grp->mldsa_load_rc = vouch_mldsa_key_load(&grp->mldsa, param, raw, raw_len);
+	free(raw);
+	if (grp->mldsa_load_rc != 0 && grp->mldsa_load_rc != -EBADMSG)
+		broken_file("ML-DSA key load: %s (%d)", vouch_strerror(grp->mldsa_load_rc),
+			    grp->mldsa_load_rc);
+	return 0;
+}
+
+/*
+ * One ML-DSA verification, with the test's "ctx" when it has one
+ * (otherwise the empty context). *einval_ok says that -EINVAL is this
+ * test's refusal: a context longer than 255 bytes (InvalidContext).
+ */
+static int mldsa_verify(const struct group *grp, const cJSON *test, const uint8_t *msg,
+			size_t msg_len, const uint8_t *sig, size_t sig_len, int *einval_ok)
+{
+	const cJSON *ctx_item = cJSON_GetObjectItemCaseSensitive(test, "ctx");
+	uint8_t *ctx = NULL;
+	size_t ctx_len = 0;
+	int rc;
+
+	*einval_ok = 0;
+	if (grp->mldsa_load_rc != 0)
+		return grp->mldsa_load_rc;
+	if (cJSON_IsString(ctx_item)) {
+		ctx = vt_hex_decode(ctx_item->valuestring, &ctx_len);
+		if (!ctx)
+			broken_file("bad hex in the ctx of test %d", json_int(test, "tcId"));
+	}
+	*einval_ok = ctx_len > VOUCH_MLDSA_MAX_CONTEXT_LEN;
+	rc = vouch_mldsa_verify(&grp->mldsa, ctx, ctx_len, msg, msg_len, sig, sig_len);
+	free(ctx);
+	return rc;
+}
+
+/*
  * Set up a group: 0, or a reason to skip it (a static string) through
  * *skip. The type names come from the Wycheproof schemas.
  */
@@ -207,6 +278,8 @@ static int group_setup(struct group *grp, const cJSON *g, const char **skip)
 		grp->alg.scheme = VOUCH_SIG_ECDSA_P1363;
 	} else if (!strcmp(grp->type, "EddsaVerify")) {
 		return eddsa_group_setup(grp, g, skip);
+	} else if (!strcmp(grp->type, "MlDsaVerify")) {
+		return mldsa_group_setup(grp, g);
 	} else {
 		*skip = "test type not supported by this runner";
 		return 0;
@@ -289,7 +362,7 @@ static void run_test(const struct group *grp, const cJSON *test, struct counts *
 	size_t msg_len, sig_len;
 	uint8_t *msg = vt_hex_decode(json_string(test, "msg"), &msg_len);
 	uint8_t *sig = vt_hex_decode(json_string(test, "sig"), &sig_len);
-	int want_accept, rc;
+	int want_accept, rc, einval_ok = 0;
 
 	if (!msg || !sig)
 		broken_file("bad hex in test %d", json_int(test, "tcId"));
@@ -310,9 +383,11 @@ static void run_test(const struct group *grp, const cJSON *test, struct counts *
 	}
 	if (!strcmp(grp->type, "EddsaVerify"))
 		rc = eddsa_verify(grp, msg, msg_len, sig, sig_len);
+	else if (!strcmp(grp->type, "MlDsaVerify"))
+		rc = mldsa_verify(grp, test, msg, msg_len, sig, sig_len, &einval_ok);
 	else
 		rc = vouch_pubkey_verify(&grp->key, &grp->alg, msg, msg_len, sig, sig_len);
-	if ((rc == 0) == want_accept && rc != -EINVAL) {
+	if ((rc == 0) == want_accept && (rc != -EINVAL || einval_ok)) {
 		c->passed++;
 	} else {
 		printf("  FAIL tcId %d (%s, %s): %s (%d)\n", json_int(test, "tcId"), result,
