@@ -340,7 +340,7 @@ static void test_api_errors(void **state)
 	assert_vouch_err(vouch_fw_policy_set_signature(p, 3), -EINVAL);
 	assert_vouch_err(vouch_fw_policy_set_max_size(p, 0), -EINVAL);
 	assert_vouch_err(vouch_fw_policy_set_algorithms(p, 0x80, 0), -EINVAL);
-	assert_vouch_err(vouch_fw_policy_set_algorithms(p, 0, 0x10), -EINVAL);
+	assert_vouch_err(vouch_fw_policy_set_algorithms(p, 0, 0x80), -EINVAL);
 	assert_vouch_err(vouch_fw_policy_set_purpose(p, 7), -EINVAL);
 	assert_vouch_err(vouch_fw_policy_set_mode(p, 2), -EINVAL);
 	assert_vouch_err(vouch_fw_policy_add_allow(p, &vouch_sha512_alg, sha, NULL, NULL), -EINVAL);

@@ -37,6 +37,7 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: %s [--trust FILE|DIR]... [--strict-trust] [--certs FILE]...\n"
 		"          [--content FILE] [--inform auto|der|pem] [--module]\n"
+		"          [--mldsa-module-attrs]\n"
 		"          [--usage any|module|firmware]\n"
 		"          [--purpose any|codesign] [--check-time[=TIME]] [--deny FILE]\n"
 		"          [--allow-sha1] [--no-sandbox] [--json] [-q] SIGNATURE\n"
@@ -189,7 +190,7 @@ static int load_deny(const char *path, struct vouch_deny_entry *deny, size_t *co
 static int parse_args(int argc, char **argv, struct args *a)
 {
 	enum { O_TRUST = 256, O_STRICT_TRUST, O_CERTS, O_CONTENT, O_INFORM, O_MODULE, O_USAGE, O_PURPOSE,
-	       O_TIME, O_DENY, O_SHA1, O_JSON, O_NO_SANDBOX, O_HELP };
+	       O_TIME, O_DENY, O_SHA1, O_MLDSA_ATTRS, O_JSON, O_NO_SANDBOX, O_HELP };
 	static const struct option longs[] = {
 		{ "trust", required_argument, NULL, O_TRUST },
 		{ "strict-trust", no_argument, NULL, O_STRICT_TRUST },
@@ -202,6 +203,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "check-time", optional_argument, NULL, O_TIME },
 		{ "deny", required_argument, NULL, O_DENY },
 		{ "allow-sha1", no_argument, NULL, O_SHA1 },
+		{ "mldsa-module-attrs", no_argument, NULL, O_MLDSA_ATTRS },
 		{ "json", no_argument, NULL, O_JSON },
 		{ "no-sandbox", no_argument, NULL, O_NO_SANDBOX },
 		{ "help", no_argument, NULL, O_HELP },
@@ -281,6 +283,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case O_SHA1:
 			a->opts.flags |= VOUCH_VERIFY_ALLOW_SHA1;
 			break;
+		case O_MLDSA_ATTRS:
+			a->opts.flags |= VOUCH_VERIFY_MLDSA_MODULE_ATTRS;
+			break;
 		case O_JSON:
 			a->json = 1;
 			break;
@@ -342,6 +347,12 @@ static const char *scheme_name(int scheme)
 		return "ecdsa";
 	case VOUCH_SIG_ED25519:
 		return "ed25519";
+	case VOUCH_SIG_MLDSA44:
+		return "ml-dsa-44";
+	case VOUCH_SIG_MLDSA65:
+		return "ml-dsa-65";
+	case VOUCH_SIG_MLDSA87:
+		return "ml-dsa-87";
 	default:
 		return "unknown";
 	}
@@ -355,7 +366,8 @@ static void json_signer(FILE *out, const struct vouch_verify_signer *s)
 	fprintf(out, "{\"errno\":\"%s\",\"rule\":", errno_name(s->rc));
 	tool_json_string(out, s->rule ? s->rule : "");
 	fprintf(out, ",\"digest\":\"%s\",\"signature\":\"%s\",\"trusted\":%s",
-		s->digest_alg ? s->digest_alg->name : "unknown", scheme_name(s->scheme),
+		s->digest_alg ? s->digest_alg->name : s->rc == 0 ? "none" : "unknown",
+		scheme_name(s->scheme),
 		s->trusted ? "true" : "false");
 	if (s->has_signing_time)
 		fprintf(out, ",\"signing_time\":%lld", (long long)s->signing_time);

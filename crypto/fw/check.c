@@ -14,6 +14,7 @@
  * costs a second pass over the blob.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,7 +195,10 @@ static unsigned scheme_bit(int scheme)
 	return scheme == VOUCH_SIG_RSA_PKCS1 ? VOUCH_FW_SIGALG_RSA_PKCS1
 	       : scheme == VOUCH_SIG_RSA_PSS ? VOUCH_FW_SIGALG_RSA_PSS
 	       : scheme == VOUCH_SIG_ECDSA   ? VOUCH_FW_SIGALG_ECDSA
-	       : scheme == VOUCH_SIG_ED25519 ? VOUCH_FW_SIGALG_ED25519 : 0;
+	       : scheme == VOUCH_SIG_ED25519 ? VOUCH_FW_SIGALG_ED25519
+	       : scheme == VOUCH_SIG_MLDSA44 ? VOUCH_FW_SIGALG_MLDSA44
+	       : scheme == VOUCH_SIG_MLDSA65 ? VOUCH_FW_SIGALG_MLDSA65
+	       : scheme == VOUCH_SIG_MLDSA87 ? VOUCH_FW_SIGALG_MLDSA87 : 0;
 }
 
 /* The first signer's digest algorithm the rule accepts, or NULL. */
@@ -283,6 +287,25 @@ static const struct vouch_verify_signer *accepting(const struct vouch_verify_res
 	return NULL;
 }
 
+/*
+ * Whether a signer signs the content itself (a pure scheme without signed
+ * attributes: ML-DSA per RFC 9882, Ed25519 per RFC 8419): then no digest
+ * can stand for the blob, and the verifier reads the blob itself.
+ */
+static bool signs_content(const struct vouch_pkcs7 *m)
+{
+	for (size_t i = 0; i < vouch_pkcs7_signer_count(m); i++) {
+		const struct vouch_pkcs7_signer *s = vouch_pkcs7_signer(m, i);
+		int scheme = vouch_pkcs7_signer_sig_alg(s)->scheme;
+
+		if (!vouch_pkcs7_signer_signed_attrs(s, NULL) &&
+		    (scheme == VOUCH_SIG_ED25519 || scheme == VOUCH_SIG_MLDSA44 ||
+		     scheme == VOUCH_SIG_MLDSA65 || scheme == VOUCH_SIG_MLDSA87))
+			return true;
+	}
+	return false;
+}
+
 static int verify(struct job *j, const struct vouch_hash_alg *alg)
 {
 	const struct fw_rule *r = j->rule;
@@ -302,7 +325,8 @@ static int verify(struct job *j, const struct vouch_hash_alg *alg)
 	if (!v)
 		return decide(j, -ENOMEM, "out of memory", r->label);
 	*v = zero;
-	if (vouch_pkcs7_has_content(j->parsed.msg))   /* an attached copy: it must be these bytes */
+	if (vouch_pkcs7_has_content(j->parsed.msg) ||   /* an attached copy: it must be these bytes */
+	    signs_content(j->parsed.msg))
 		rc = vouch_pkcs7_verify(j->parsed.msg, j->buf, j->content_len, j->p->kr, &opts, v);
 	else if (alg)
 		rc = vouch_pkcs7_verify_digest(j->parsed.msg, alg, digest_of(&j->d, alg, 1),
@@ -314,7 +338,7 @@ static int verify(struct job *j, const struct vouch_hash_alg *alg)
 		rc = -ENOPKG;
 	if (rc) {
 		rc = decide(j, rc, v->rule ? v->rule : "no signer uses an accepted hash", r->label);
-	} else if (!(s = accepting(v)) || !(hash_bit(s->digest_alg) & r->hashes) ||
+	} else if (!(s = accepting(v)) || (s->digest_alg && !(hash_bit(s->digest_alg) & r->hashes)) ||
 		   !(scheme_bit(s->scheme) & r->sigalgs)) {
 		rc = decide(j, -ENOPKG, "the signer's algorithm is not accepted by the rule",
 			    r->label);

@@ -35,7 +35,8 @@
 		       VOUCH_FW_HASH_SHA3_512)
 #define FW_DEFAULT_HASHES (FW_ALL_HASHES & ~VOUCH_FW_HASH_SHA1)
 #define FW_ALL_SIGALGS (VOUCH_FW_SIGALG_RSA_PKCS1 | VOUCH_FW_SIGALG_RSA_PSS | \
-			VOUCH_FW_SIGALG_ECDSA | VOUCH_FW_SIGALG_ED25519)
+			VOUCH_FW_SIGALG_ECDSA | VOUCH_FW_SIGALG_ED25519 | \
+			VOUCH_FW_SIGALG_MLDSA44 | VOUCH_FW_SIGALG_MLDSA65 | VOUCH_FW_SIGALG_MLDSA87)
 
 static void rule_defaults(struct fw_rule *r)
 {
@@ -575,9 +576,10 @@ static int do_algorithms(struct reader *r, char **w, size_t n, int hashes)
 	/* In the order of the VOUCH_FW_HASH_* and VOUCH_FW_SIGALG_* bits. */
 	static const char *const hash_names[] = { "sha1", "sha256", "sha384", "sha512",
 						   "sha3-256", "sha3-384", "sha3-512" };
-	static const char *const sig_names[] = { "rsa-pkcs1", "rsa-pss", "ecdsa", "ed25519" };
+	static const char *const sig_names[] = { "rsa-pkcs1", "rsa-pss", "ecdsa", "ed25519",
+						  "ml-dsa-44", "ml-dsa-65", "ml-dsa-87" };
 	unsigned mask = 0;
-	int rc = want_args(r, w, n, 1, hashes ? 7 : 4);
+	int rc = want_args(r, w, n, 1, 7);
 
 	if (rc)
 		return rc;
@@ -588,7 +590,8 @@ static int do_algorithms(struct reader *r, char **w, size_t n, int hashes)
 			return fail(r, -EBADMSG,
 				    hashes ? "hash: sha1, sha256, sha384, sha512, sha3-256, "
 					     "sha3-384 or sha3-512"
-					   : "signature-alg: rsa-pkcs1, rsa-pss, ecdsa or ed25519");
+					   : "signature-alg: rsa-pkcs1, rsa-pss, ecdsa, ed25519, "
+					     "ml-dsa-44, ml-dsa-65 or ml-dsa-87");
 		mask |= 1u << bit;
 	}
 	return hashes ? vouch_fw_policy_set_algorithms(r->p, mask, current(r->p)->sigalgs)

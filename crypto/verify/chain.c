@@ -77,33 +77,72 @@ static const struct vouch_x509_cert *candidate(const struct vouch_verify_run *r,
 }
 
 /* see chain.h */
-const struct vouch_x509_cert *vouch_chain_find_signer_cert(const struct vouch_verify_run *r,
-						       const struct vouch_pkcs7_signer *s)
+/* Whether a key of this type could have made a signature of this scheme. */
+static bool key_can_sign(int key_type, int scheme)
 {
-	bool by_skid = vouch_pkcs7_signer_sid_kind(s) == VOUCH_PKCS7_SID_SKID;
+	switch (scheme) {
+	case VOUCH_SIG_RSA_PKCS1:
+	case VOUCH_SIG_RSA_PSS:
+		return key_type == VOUCH_KEY_RSA || key_type == VOUCH_KEY_RSA_PSS;
+	case VOUCH_SIG_ECDSA:
+	case VOUCH_SIG_ECDSA_P1363:
+		return key_type == VOUCH_KEY_EC;
+	case VOUCH_SIG_ED25519:
+		return key_type == VOUCH_KEY_ED25519;
+	case VOUCH_SIG_MLDSA44:
+		return key_type == VOUCH_KEY_MLDSA44;
+	case VOUCH_SIG_MLDSA65:
+		return key_type == VOUCH_KEY_MLDSA65;
+	case VOUCH_SIG_MLDSA87:
+		return key_type == VOUCH_KEY_MLDSA87;
+	default:
+		return true;            /* unknown: the verifier decides */
+	}
+}
+
+static bool identifies(const struct vouch_x509_cert *c, const struct vouch_pkcs7_signer *s)
+{
 	size_t skid_len, serial_len, issuer_len, len;
 	const uint8_t *skid = vouch_pkcs7_signer_skid(s, &skid_len);
 	const uint8_t *serial = vouch_pkcs7_signer_serial(s, &serial_len);
 	const uint8_t *issuer = vouch_pkcs7_signer_issuer(s, &issuer_len);
+	const uint8_t *b;
+
+	if (vouch_pkcs7_signer_sid_kind(s) == VOUCH_PKCS7_SID_SKID) {
+		b = vouch_x509_skid(c, &len);
+		return b && vouch_verify_bytes_equal(b, len, skid, skid_len);
+	}
+	b = vouch_x509_serial(c, &len);
+	if (!vouch_verify_bytes_equal(b, len, serial, serial_len))
+		return false;
+	b = vouch_x509_issuer(c, &len);
+	return vouch_verify_bytes_equal(b, len, issuer, issuer_len);
+}
+
+/*
+ * see chain.h. Several certificates may share an issuer and serial number
+ * (RFC 9881's three examples do): the first whose key could have made the
+ * signer's signature is taken, else the first identified, whose key the
+ * verifier then refuses.
+ */
+const struct vouch_x509_cert *vouch_chain_find_signer_cert(const struct vouch_verify_run *r,
+						       const struct vouch_pkcs7_signer *s)
+{
+	const struct vouch_sig_alg_id *alg = vouch_pkcs7_signer_sig_alg(s);
+	const struct vouch_x509_cert *first = NULL;
 
 	for (size_t i = 0; i < candidate_count(r); i++) {
 		const struct vouch_x509_cert *c = candidate(r, i);
-		const uint8_t *b;
+		const uint8_t *root;
 
-		if (by_skid) {
-			b = vouch_x509_skid(c, &len);
-			if (b && vouch_verify_bytes_equal(b, len, skid, skid_len))
-				return c;
+		if (!identifies(c, s))
 			continue;
-		}
-		b = vouch_x509_serial(c, &len);
-		if (!vouch_verify_bytes_equal(b, len, serial, serial_len))
-			continue;
-		b = vouch_x509_issuer(c, &len);
-		if (vouch_verify_bytes_equal(b, len, issuer, issuer_len))
+		if (alg->status || key_can_sign(vouch_x509_key_values(c, &root)->type, alg->scheme))
 			return c;
+		if (!first)
+			first = c;
 	}
-	return NULL;
+	return first;
 }
 
 /*
@@ -150,6 +189,16 @@ int vouch_chain_cert_key(struct vouch_verify_run *r, const struct vouch_x509_cer
 	return rc;
 }
 
+/* One more signature against max_signatures and the work budget. */
+static int count_signature(struct vouch_verify_run *r, const struct vouch_pubkey *key)
+{
+	if (++r->signatures > r->max_signatures) {
+		r->over_budget = true;
+		return -EBADMSG;                /* a limit exceeded */
+	}
+	return charge(r, vouch_pubkey_verify_work(key)) ? -EBADMSG : 0;
+}
+
 /* see chain.h */
 int vouch_chain_check_signature(struct vouch_verify_run *r, const struct vouch_pubkey *key,
 				const struct vouch_sig_alg *alg,
@@ -157,14 +206,20 @@ int vouch_chain_check_signature(struct vouch_verify_run *r, const struct vouch_p
 				const uint8_t *sig, size_t sig_len,
 				const uint8_t *root, const struct vouch_ecdsa_sig_values *rs)
 {
-	if (++r->signatures > r->max_signatures) {
-		r->over_budget = true;
-		return -EBADMSG;                /* a limit exceeded */
-	}
-	if (charge(r, vouch_pubkey_verify_work(key)))
-		return -EBADMSG;
-	return vouch_pubkey_verify_values(key, alg, signed_bytes, signed_len, sig, sig_len,
-					  root, rs);
+	int rc = count_signature(r, key);
+
+	return rc ? rc : vouch_pubkey_verify_values(key, alg, signed_bytes, signed_len, sig, sig_len,
+						    root, rs);
+}
+
+/* see chain.h */
+int vouch_chain_check_pieces(struct vouch_verify_run *r, const struct vouch_pubkey *key,
+			     const struct vouch_sig_alg *alg, const struct vouch_signed_pieces *msg,
+			     const uint8_t *sig, size_t sig_len)
+{
+	int rc = count_signature(r, key);
+
+	return rc ? rc : vouch_pubkey_verify_pieces(key, alg, msg, sig, sig_len);
 }
 
 /*

@@ -16,6 +16,8 @@
 #include <vouch/pubkey.h>
 #include <vouch/verify.h>
 
+#include "pubkey_internal.h"
+
 
 /* A verification in progress. */
 struct vouch_verify_run {
@@ -91,6 +93,14 @@ int vouch_chain_check_signature(struct vouch_verify_run *r, const struct vouch_p
 				const uint8_t *signed_bytes, size_t signed_len,
 				const uint8_t *sig, size_t sig_len,
 				const uint8_t *root, const struct vouch_ecdsa_sig_values *rs);
+
+/*
+ * The same for a pure scheme over pieces (vouch_pubkey_verify_pieces()):
+ * counted against max_signatures and the budget first.
+ */
+int vouch_chain_check_pieces(struct vouch_verify_run *r, const struct vouch_pubkey *key,
+			     const struct vouch_sig_alg *alg, const struct vouch_signed_pieces *msg,
+			     const uint8_t *sig, size_t sig_len);
 
 /*
  * Build the chain from out->cert to a keyring entry: 0 with out->chain,

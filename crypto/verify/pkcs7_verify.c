@@ -51,6 +51,11 @@ static int signer_sig_alg(const struct vouch_verify_run *r, const struct vouch_p
 	/* RFC 8419 §3.1: an Ed25519 signer's digestAlgorithm is SHA-512. */
 	if (alg->scheme == VOUCH_SIG_ED25519)
 		return hash == &vouch_sha512_alg ? 0 : -EKEYREJECTED;
+	/* RFC 9882 §3.3: ML-DSA's messageDigest may use any digest the
+	 * verifier takes (SHA-512 required of signers; the kernel takes SHA-2
+	 * and SHA-3; SHAKE256 SHOULD be). */
+	if (vouch_sig_alg_signs_message(alg))
+		return 0;
 	if (alg->hash == &vouch_sha1_alg && !vouch_verify_sha1_allowed(r))
 		return -ENOPKG;
 	/* A combined OID or PSS parameters name a hash: it must be the digest's. */
@@ -58,72 +63,52 @@ static int signer_sig_alg(const struct vouch_verify_run *r, const struct vouch_p
 }
 
 /*
- * What a signature covers: a digest (signed attributes' or content's), or
- * for a pure scheme (Ed25519) the bytes themselves, which may need a copy
- * (owned, freed by signed_input_free()).
+ * What a signature covers: a digest (the signed attributes' or the
+ * content's), or for a pure scheme (Ed25519, ML-DSA) the bytes themselves,
+ * as pieces: the content's fragments or the caller's buffer; the signed
+ * attributes as a SET tag and the rest of their DER.
  */
 struct signed_input {
-	const uint8_t *bytes;
+	const uint8_t *bytes;           /* the digest, for the hash-then-sign schemes */
 	size_t len;
-	uint8_t *owned;
+	struct vouch_signed_pieces pieces;
+	/* For the pieces' callbacks. */
+	const struct vouch_verify_run *run;
+	const uint8_t *attrs;
+	size_t attrs_len;
 	uint8_t digest[VOUCH_HASH_MAX_LEN];
 };
 
-static void signed_input_free(struct signed_input *in)
+static const uint8_t *content_piece(const void *ctx, size_t i, size_t *len)
 {
-	free(in->owned);
-	in->owned = NULL;
+	const struct signed_input *in = ctx;
+
+	if (in->run->content) {
+		*len = in->run->content_len;
+		return in->run->content;
+	}
+	return vouch_pkcs7_fragment(in->run->msg, i, len);
 }
 
-/* The content as one buffer, for a pure signature without signed attributes. */
-static int content_bytes(const struct vouch_verify_run *r, struct signed_input *in)
+/* The content, for a pure signature without signed attributes. */
+static int content_pieces(const struct vouch_verify_run *r, struct signed_input *in)
 {
-	size_t n, len, total = 0;
-
 	if (r->given_alg)
 		return -ENOPKG;         /* the caller gave a digest: the content is not here */
-	if (r->content) {
-		in->bytes = r->content;
-		in->len = r->content_len;
-		return 0;
-	}
-	n = vouch_pkcs7_fragment_count(r->msg);
-	if (n == 1) {
-		in->bytes = vouch_pkcs7_fragment(r->msg, 0, &in->len);
-		return 0;
-	}
-	for (size_t i = 0; i < n; i++) {
-		(void)vouch_pkcs7_fragment(r->msg, i, &len);
-		total += len;
-	}
-	in->owned = malloc(total ? total : 1);
-	if (!in->owned)
-		return -ENOMEM;
-	for (size_t i = 0, pos = 0; i < n; i++) {
-		const uint8_t *f = vouch_pkcs7_fragment(r->msg, i, &len);
-
-		memcpy(in->owned + pos, f, len);
-		pos += len;
-	}
-	in->bytes = in->owned;
-	in->len = total;
+	in->run = r;
+	in->pieces = (struct vouch_signed_pieces){
+		r->content ? 1 : vouch_pkcs7_fragment_count(r->msg), content_piece, in };
 	return 0;
 }
 
-/* The DER of the signed attributes as signed: their [0] IMPLICIT tag a SET. */
-static int attrs_bytes(const struct vouch_pkcs7_signer *s, struct signed_input *in)
+/* RFC 5652 §5.4: the attributes are signed with their [0] IMPLICIT tag as SET. */
+static const uint8_t *attrs_piece(const void *ctx, size_t i, size_t *len)
 {
-	size_t attrs_len;
-	const uint8_t *attrs = vouch_pkcs7_signer_signed_attrs(s, &attrs_len);
+	static const uint8_t set_tag = 0x31;
+	const struct signed_input *in = ctx;
 
-	in->owned = malloc(attrs_len);
-	if (!in->owned)
-		return -ENOMEM;
-	memcpy(in->owned, attrs, attrs_len);
-	in->owned[0] = 0x31;
-	in->bytes = in->owned;
-	in->len = attrs_len;
-	return 0;
+	*len = i == 0 ? 1 : in->attrs_len - 1;
+	return i == 0 ? &set_tag : in->attrs + 1;
 }
 
 /* The content digest with hash: attached fragments, detached bytes, or given. */
@@ -178,8 +163,12 @@ static int check_signed_attrs(const struct vouch_verify_run *r, const struct vou
 	if (!vouch_ct_memeq(md, digest, hash->digest_len))
 		return decide(out, -EKEYREJECTED, "messageDigest does not match the content");
 	/* The bytes received, with the [0] IMPLICIT tag replaced by SET. */
-	if (pure)
-		return attrs_bytes(s, in) ? decide(out, -ENOMEM, "out of memory") : 0;
+	if (pure) {
+		in->attrs = attrs;
+		in->attrs_len = attrs_len;
+		in->pieces = (struct vouch_signed_pieces){ 2, attrs_piece, in };
+		return 0;
+	}
 	vouch_hash_init(&ctx, hash);
 	vouch_hash_update(&ctx, &set_tag, 1);
 	vouch_hash_update(&ctx, attrs + 1, attrs_len - 1);
@@ -187,6 +176,12 @@ static int check_signed_attrs(const struct vouch_verify_run *r, const struct vou
 	in->bytes = in->digest;
 	in->len = hash->digest_len;
 	return 0;
+}
+
+static bool mldsa_scheme(int scheme)
+{
+	return scheme == VOUCH_SIG_MLDSA44 || scheme == VOUCH_SIG_MLDSA65 ||
+	       scheme == VOUCH_SIG_MLDSA87;
 }
 
 /* The usage rules of the kernel's verify_pkcs7_signature(). */
@@ -198,6 +193,9 @@ static int check_usage(const struct vouch_verify_run *r, const struct vouch_pkcs
 
 	switch (r->opts->usage) {
 	case VOUCH_USAGE_MODULE:
+		if (has_attrs && mldsa_scheme(out->scheme) &&
+		    (r->opts->flags & VOUCH_VERIFY_MLDSA_MODULE_ATTRS))
+			has_attrs = false;      /* the kernel's waiver for ML-DSA */
 		if (!is_data || has_attrs || vouch_pkcs7_has_content(r->msg))
 			return decide(out, -EKEYREJECTED,
 				      "module signatures are detached id-data without signed attributes");
@@ -281,11 +279,9 @@ static int signed_input(struct vouch_verify_run *r, const struct vouch_pkcs7_sig
 		in->len = out->digest_alg->digest_len;
 		return 0;
 	}
-	rc = content_bytes(r, in);
+	rc = content_pieces(r, in);
 	if (rc)
-		return decide(out, rc, rc == -ENOPKG
-				       ? "a signature over the content itself cannot be checked from a digest"
-				       : "out of memory");
+		return decide(out, rc, "a signature over the content itself cannot be checked from a digest");
 	return 0;
 }
 
@@ -306,10 +302,19 @@ static int verify_signer(struct vouch_verify_run *r, const struct vouch_pkcs7_si
 	unsigned times;
 	int rc;
 
-	rc = signer_digest_alg(r, s, &out->digest_alg);
-	if (rc)
-		return decide(out, rc, "digest algorithm not implemented or not allowed");
-	rc = signer_sig_alg(r, s, out->digest_alg, &alg);
+	/* RFC 9882 §3.3: without signed attributes an ML-DSA signer's
+	 * digestAlgorithm is ignored (no SHA-1 rule, no -ENOPKG): the signature
+	 * covers the content itself and no digest is made. */
+	if (!has_attrs && vouch_sig_alg_from_id(&alg, vouch_pkcs7_signer_sig_alg(s)) == 0 &&
+	    mldsa_scheme(alg.scheme)) {
+		out->digest_alg = NULL;
+		rc = 0;
+	} else {
+		rc = signer_digest_alg(r, s, &out->digest_alg);
+		if (rc)
+			return decide(out, rc, "digest algorithm not implemented or not allowed");
+		rc = signer_sig_alg(r, s, out->digest_alg, &alg);
+	}
 	if (rc)
 		return decide(out, rc, rc != -EKEYREJECTED
 				      ? "signature algorithm not implemented or not allowed"
@@ -329,10 +334,10 @@ static int verify_signer(struct vouch_verify_run *r, const struct vouch_pkcs7_si
 	rc = vouch_chain_cert_key(r, out->cert, &key);
 	if (rc)
 		return decide(out, rc, limit_or(r, rc, "signer key malformed, not implemented or too small"));
-	rc = content_digest(r, out->digest_alg, digest);
+	rc = out->digest_alg ? content_digest(r, out->digest_alg, digest) : 0;
 	if (rc)
 		return decide(out, rc, "content digested with another algorithm");
-	if (!res->digest_alg) {
+	if (!res->digest_alg && out->digest_alg) {
 		res->digest_alg = out->digest_alg;
 		res->digest_len = out->digest_alg->digest_len;
 		memcpy(res->digest, digest, res->digest_len);
@@ -342,9 +347,10 @@ static int verify_signer(struct vouch_verify_run *r, const struct vouch_pkcs7_si
 		return rc;
 	sig = vouch_pkcs7_signer_signature(s, &sig_len);
 	sig_rs = vouch_pkcs7_signer_sig_rs(s, &sig_root);
-	rc = vouch_chain_check_signature(r, &key, &alg, in.bytes, in.len, sig, sig_len, sig_root,
-					 sig_rs);
-	signed_input_free(&in);
+	rc = vouch_sig_alg_signs_message(&alg)
+		     ? vouch_chain_check_pieces(r, &key, &alg, &in.pieces, sig, sig_len)
+		     : vouch_chain_check_signature(r, &key, &alg, in.bytes, in.len, sig, sig_len,
+						   sig_root, sig_rs);
 	if (rc)
 		return decide(out, rc, limit_or(r, rc, "signature does not verify"));
 	times = vouch_pkcs7_signer_signing_time(s, &signing_time);

@@ -5,6 +5,7 @@
  * and PEM entry points are crypto/front's (pubkey_der.c).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <vouch/pubkey.h>
@@ -59,6 +60,33 @@ static int load_ec(struct vouch_pubkey *key, const uint8_t *root,
 	return 0;
 }
 
+/* The ML-DSA parameter set of a key type or a scheme; 0 for none. */
+static int mldsa_param_of_key(int type)
+{
+	return type == VOUCH_KEY_MLDSA44 ? VOUCH_MLDSA_44
+	       : type == VOUCH_KEY_MLDSA65 ? VOUCH_MLDSA_65
+	       : type == VOUCH_KEY_MLDSA87 ? VOUCH_MLDSA_87 : 0;
+}
+
+static int mldsa_param_of_scheme(int scheme)
+{
+	return scheme == VOUCH_SIG_MLDSA44 ? VOUCH_MLDSA_44
+	       : scheme == VOUCH_SIG_MLDSA65 ? VOUCH_MLDSA_65
+	       : scheme == VOUCH_SIG_MLDSA87 ? VOUCH_MLDSA_87 : 0;
+}
+
+static int load_mldsa(struct vouch_pubkey *key, const uint8_t *root,
+		      const struct vouch_spki_values *v)
+{
+	int rc = vouch_mldsa_key_load(&key->u.mldsa, mldsa_param_of_key(v->type),
+				      root + v->point.off, v->point.len);
+
+	if (rc)
+		return rc;
+	key->type = VOUCH_PUBKEY_MLDSA;
+	return 0;
+}
+
 static int load_ed25519(struct vouch_pubkey *key, const uint8_t *root,
 			const struct vouch_spki_values *v)
 {
@@ -93,6 +121,11 @@ int vouch_pubkey_load_values(struct vouch_pubkey *key, const uint8_t *root,
 	case VOUCH_KEY_ED25519:
 		rc = load_ed25519(key, root, v);
 		break;
+	case VOUCH_KEY_MLDSA44:
+	case VOUCH_KEY_MLDSA65:
+	case VOUCH_KEY_MLDSA87:
+		rc = load_mldsa(key, root, v);
+		break;
 	default:
 		rc = -EINVAL;           /* no key was read into v */
 		break;
@@ -117,6 +150,16 @@ size_t vouch_pubkey_bits(const struct vouch_pubkey *key)
 		return 8 * vouch_ecdsa_curve_bytes(vouch_ecdsa_key_curve(&key->u.ec));
 	if (key->type == VOUCH_PUBKEY_ED25519)
 		return 256;
+	if (key->type == VOUCH_PUBKEY_MLDSA) {
+		switch (vouch_mldsa_key_param(&key->u.mldsa)) {
+		case VOUCH_MLDSA_44:
+			return 8 * VOUCH_MLDSA44_KEY_LEN;
+		case VOUCH_MLDSA_65:
+			return 8 * VOUCH_MLDSA65_KEY_LEN;
+		default:
+			return 8 * VOUCH_MLDSA87_KEY_LEN;
+		}
+	}
 	return vouch_rsa_key_bits(&key->u.rsa);
 }
 
@@ -125,7 +168,7 @@ static int check_alg(const struct vouch_sig_alg *alg)
 {
 	if (!alg)
 		return -EINVAL;
-	if (alg->scheme == VOUCH_SIG_ED25519)
+	if (vouch_sig_alg_signs_message(alg))
 		return 0;               /* pure: alg->hash is not used */
 	if (!alg->hash)
 		return -EINVAL;
@@ -153,6 +196,10 @@ static int check_suits(const struct vouch_pubkey *key, const struct vouch_sig_al
 			       ? 0 : -EKEYREJECTED;
 	case VOUCH_PUBKEY_ED25519:
 		return alg->scheme == VOUCH_SIG_ED25519 ? 0 : -EKEYREJECTED;
+	case VOUCH_PUBKEY_MLDSA:
+		/* A signature of one parameter set under another's OID or key. */
+		return mldsa_param_of_scheme(alg->scheme) == vouch_mldsa_key_param(&key->u.mldsa)
+			       ? 0 : -EKEYREJECTED;
 	case VOUCH_PUBKEY_RSA:
 		return alg->scheme == VOUCH_SIG_RSA_PKCS1 || alg->scheme == VOUCH_SIG_RSA_PSS
 			       ? 0 : -EKEYREJECTED;
@@ -194,6 +241,90 @@ static int verify_ecdsa_p1363(const struct vouch_pubkey *key, const uint8_t *dig
 					 sig + half, half);
 }
 
+/* A buffer as a struct vouch_signed_pieces of one piece. */
+struct one_buffer {
+	const uint8_t *p;
+	size_t len;
+};
+
+static const uint8_t *one_piece(const void *ctx, size_t i, size_t *len)
+{
+	const struct one_buffer *b = ctx;
+
+	(void)i;
+	*len = b->len;
+	return b->p;
+}
+
+/* ML-DSA with an empty context (RFC 9881 §3, RFC 9882 §3.3), streamed. */
+static int verify_mldsa(const struct vouch_pubkey *key, const struct vouch_signed_pieces *msg,
+			const uint8_t *sig, size_t sig_len)
+{
+	struct vouch_mldsa_verify_ctx v;
+	int rc = vouch_mldsa_verify_init(&v, &key->u.mldsa, NULL, 0);
+
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < msg->count; i++) {
+		size_t len;
+		const uint8_t *p = msg->piece(msg->ctx, i, &len);
+
+		vouch_mldsa_verify_update(&v, p, len);
+	}
+	return vouch_mldsa_verify_final(&v, sig, sig_len);
+}
+
+/* Ed25519 hashes R || A || M itself: several pieces are joined first. */
+static int verify_ed25519(const struct vouch_pubkey *key, const struct vouch_signed_pieces *msg,
+			  const uint8_t *sig, size_t sig_len)
+{
+	size_t total = 0, len;
+	uint8_t *joined;
+	int rc;
+
+	if (msg->count == 1) {
+		const uint8_t *p = msg->piece(msg->ctx, 0, &len);
+
+		return vouch_ed25519_verify(&key->u.ed25519, p, len, sig, sig_len);
+	}
+	for (size_t i = 0; i < msg->count; i++) {
+		(void)msg->piece(msg->ctx, i, &len);
+		total += len;
+	}
+	joined = malloc(total ? total : 1);
+	if (!joined)
+		return -ENOMEM;
+	for (size_t i = 0, pos = 0; i < msg->count; i++) {
+		const uint8_t *p = msg->piece(msg->ctx, i, &len);
+
+		memcpy(joined + pos, p, len);
+		pos += len;
+	}
+	rc = vouch_ed25519_verify(&key->u.ed25519, joined, total, sig, sig_len);
+	free(joined);
+	return rc;
+}
+
+/* A pure scheme, key and scheme checked to suit each other. */
+static int verify_pure(const struct vouch_pubkey *key, const struct vouch_sig_alg *alg,
+		       const struct vouch_signed_pieces *msg, const uint8_t *sig, size_t sig_len)
+{
+	return alg->scheme == VOUCH_SIG_ED25519 ? verify_ed25519(key, msg, sig, sig_len)
+						: verify_mldsa(key, msg, sig, sig_len);
+}
+
+int vouch_pubkey_verify_pieces(const struct vouch_pubkey *key, const struct vouch_sig_alg *alg,
+			       const struct vouch_signed_pieces *msg,
+			       const uint8_t *sig, size_t sig_len)
+{
+	int rc;
+
+	if (!key || !key->type || !msg || (!sig && sig_len) || !vouch_sig_alg_signs_message(alg))
+		return -EINVAL;
+	rc = check_suits(key, alg);
+	return rc ? rc : verify_pure(key, alg, msg, sig, sig_len);
+}
+
 int vouch_pubkey_verify_values(const struct vouch_pubkey *key, const struct vouch_sig_alg *alg,
 			       const uint8_t *signed_bytes, size_t signed_len,
 			       const uint8_t *sig, size_t sig_len,
@@ -213,9 +344,13 @@ int vouch_pubkey_verify_values(const struct vouch_pubkey *key, const struct vouc
 	rc = check_suits(key, alg);
 	if (rc)
 		return rc;
+	if (vouch_sig_alg_signs_message(alg)) {
+		const struct vouch_signed_pieces one = { 1, one_piece, &(struct one_buffer){
+								  signed_bytes, signed_len } };
+
+		return verify_pure(key, alg, &one, sig, sig_len);
+	}
 	switch (alg->scheme) {
-	case VOUCH_SIG_ED25519:
-		return vouch_ed25519_verify(&key->u.ed25519, signed_bytes, signed_len, sig, sig_len);
 	case VOUCH_SIG_RSA_PKCS1:
 		return vouch_rsa_pkcs1_verify_digest(&key->u.rsa, alg->hash, digest, digest_len,
 						     sig, sig_len);
@@ -244,9 +379,13 @@ int vouch_pubkey_verify_values(const struct vouch_pubkey *key, const struct vouc
  * EC key (at worst a point decompression, one field square root) is
  * charged a unit per 256 bits of the curve. Ed25519: ED25519_VERIFY_UNITS
  * per check (the SHA-512 of the message is not counted, as no hashing of
- * content is), one unit per key load (a point decompression).
+ * content is), one unit per key load (a point decompression). ML-DSA: per
+ * check, MLDSA_VERIFY_UNITS of its parameter set (the portable path's
+ * figures against the same unit, mu's SHAKE256 over the message not
+ * counted); a key load, one unit (tr, a SHAKE256 over the key).
  */
 #define ED25519_VERIFY_UNITS 2
+static const unsigned mldsa_verify_units[] = { 0, 6, 9, 15 };
 static uint64_t rsa_mults(const struct vouch_rsa_key *k)
 {
 	uint64_t n = 0;
@@ -278,6 +417,9 @@ uint64_t vouch_pubkey_verify_work(const struct vouch_pubkey *key)
 		return (vouch_pubkey_bits(key) > 256 ? 12 : 4) * (uint64_t)VOUCH_PUBKEY_WORK_UNIT;
 	if (key->type == VOUCH_PUBKEY_ED25519)
 		return ED25519_VERIFY_UNITS * (uint64_t)VOUCH_PUBKEY_WORK_UNIT;
+	if (key->type == VOUCH_PUBKEY_MLDSA)
+		return mldsa_verify_units[vouch_mldsa_key_param(&key->u.mldsa)] *
+		       (uint64_t)VOUCH_PUBKEY_WORK_UNIT;
 	return rsa_mults(&key->u.rsa) * limbs_squared(key);
 }
 
@@ -285,6 +427,8 @@ uint64_t vouch_pubkey_load_work(const struct vouch_pubkey *key)
 {
 	if (!key || !key->type)
 		return 0;
+	if (key->type == VOUCH_PUBKEY_MLDSA)
+		return VOUCH_PUBKEY_WORK_UNIT;
 	if (key->type == VOUCH_PUBKEY_EC || key->type == VOUCH_PUBKEY_ED25519)
 		return (vouch_pubkey_bits(key) + 255) / 256 * (uint64_t)VOUCH_PUBKEY_WORK_UNIT;
 	return 19 * limbs_squared(key);

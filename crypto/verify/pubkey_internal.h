@@ -31,8 +31,31 @@ int vouch_pubkey_load_values(struct vouch_pubkey *key, const uint8_t *root,
  */
 static inline int vouch_sig_alg_signs_message(const struct vouch_sig_alg *alg)
 {
-	return alg && alg->scheme == VOUCH_SIG_ED25519;
+	return alg && (alg->scheme == VOUCH_SIG_ED25519 || alg->scheme == VOUCH_SIG_MLDSA44 ||
+		       alg->scheme == VOUCH_SIG_MLDSA65 || alg->scheme == VOUCH_SIG_MLDSA87);
 }
+
+/*
+ * What a pure signature covers, in pieces, for callers whose bytes are not
+ * in one buffer (a BER message's content fragments; signed attributes,
+ * whose first byte is signed as a SET tag): piece(ctx, i, &len) for
+ * i < count, in order.
+ */
+struct vouch_signed_pieces {
+	size_t count;
+	const uint8_t *(*piece)(const void *ctx, size_t i, size_t *len);
+	const void *ctx;
+};
+
+/*
+ * Verify a pure scheme's signature over pieces: ML-DSA streams them
+ * through mu, Ed25519 takes one piece as it is and joins several in a
+ * copy. Returns as vouch_pubkey_verify(), -EINVAL for a scheme that is not
+ * pure, -ENOMEM.
+ */
+int vouch_pubkey_verify_pieces(const struct vouch_pubkey *key, const struct vouch_sig_alg *alg,
+			       const struct vouch_signed_pieces *msg,
+			       const uint8_t *sig, size_t sig_len);
 
 /*
  * Verify from values. signed_bytes is what the signature covers: the

@@ -1,7 +1,7 @@
 /*
  * Signature algorithms (see vouch/pubkey.h) from the values the parsers
  * make of their identifiers (vouch/alg.h): hash ids become descriptors;
- * a pure scheme (Ed25519) has none.
+ * a pure scheme (Ed25519, ML-DSA) has none.
  * The OID table is the reader's (asn1/keys.c); an id-RSASSA-PSS key's
  * parameters come the same way (pubkey.c).
  */
@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include <vouch/pubkey.h>
+
+#include "pubkey_internal.h"
 
 /* see vouch/pubkey.h */
 int vouch_sig_alg_from_id(struct vouch_sig_alg *alg, const struct vouch_sig_alg_id *id)
@@ -21,7 +23,7 @@ int vouch_sig_alg_from_id(struct vouch_sig_alg *alg, const struct vouch_sig_alg_
 	if (id->status)
 		return id->status;
 	alg->scheme = id->scheme;
-	if (id->scheme == VOUCH_SIG_ED25519)
+	if (vouch_sig_alg_signs_message(alg))
 		return 0;               /* pure: the signature covers the message, no hash */
 	alg->hash = vouch_hash_alg_by_id(id->hash);
 	if (id->scheme == VOUCH_SIG_RSA_PSS) {

@@ -100,10 +100,16 @@ enum vouch_fw_audit {
 #define VOUCH_FW_SIGALG_RSA_PSS    0x2u
 #define VOUCH_FW_SIGALG_ECDSA      0x4u
 #define VOUCH_FW_SIGALG_ED25519    0x8u   /**< pure Ed25519 (RFC 8419 in CMS) */
+#define VOUCH_FW_SIGALG_MLDSA44    0x10u  /**< ML-DSA-44 (RFC 9882 in CMS) */
+#define VOUCH_FW_SIGALG_MLDSA65    0x20u  /**< ML-DSA-65 */
+#define VOUCH_FW_SIGALG_MLDSA87    0x40u  /**< ML-DSA-87 */
 
 /**
  * Hash algorithms a rule accepts for signatures (bit mask): the signer's
- * digestAlgorithm (for Ed25519, RFC 8419's SHA-512). 0 means every bit but
+ * digestAlgorithm (for Ed25519, RFC 8419's SHA-512). An ML-DSA signer
+ * without signed attributes has none (RFC 9882 §3.3: the field is
+ * ignored, the signature covers the content): no hash rule applies to it.
+ * 0 means every bit but
  * SHA-1: SHA-256, -384, -512 and SHA3-256, -384, -512 (SHA-3 is as strong
  * as the SHA-2 hash of its length; the kernel signs modules with it).
  * SHA-224 and SHA3-224 have no bit: a rule never accepts them.

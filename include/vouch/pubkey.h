@@ -2,15 +2,15 @@
  * @file vouch/pubkey.h
  * @brief Public keys from SubjectPublicKeyInfo, and signature verification
  *        by algorithm identifier: RSA PKCS#1 v1.5, RSA-PSS, ECDSA (over
- *        SHA-1, SHA-2 and SHA-3) and Ed25519.
+ *        SHA-1, SHA-2 and SHA-3), Ed25519 and ML-DSA.
  *
  * Specifications: RFC 5280 §4.1.2.7 (SubjectPublicKeyInfo), RFC 8017
  * §A.1 and RFC 4055 §1.2 and §3 (RSA and RSA-PSS keys, RSASSA-PSS-params),
  * RFC 5480 §2 (EC keys with named curves), RFC 3279 §2.2.3 (ECDSA-Sig-Value),
  * RFC 4055 §5 and RFC 5758 §3.2 (signature algorithm identifiers), NIST's
  * SHA-3 registrations (id-rsassa-pkcs1-v1_5-with-sha3-*,
- * id-ecdsa-with-sha3-*), RFC 8410 (Ed25519 keys and identifiers), RFC 7468
- * (PEM).
+ * id-ecdsa-with-sha3-*), RFC 8410 (Ed25519 keys and identifiers), RFC 9881
+ * (ML-DSA keys and identifiers), RFC 7468 (PEM).
  *
  * This is the front end over vouch/rsa.h, vouch/ecdsa.h and
  * vouch/ed25519.h, which work on
@@ -20,7 +20,8 @@
  * unless VOUCH_PUBKEY_ALLOW_LEGACY, 1 < e < n and e odd; EC: P-256 or
  * P-384 by named curve, explicit parameters refused, the point on the
  * curve and not at infinity; Ed25519: parameters absent, 32 bytes, the
- * strict decoding of vouch/ed25519.h). Ed448 is -ENOPKG.
+ * strict decoding of vouch/ed25519.h; ML-DSA: parameters absent, the
+ * parameter set's key length). Ed448 and HashML-DSA are -ENOPKG.
  *
  * Use:
  *     struct vouch_pubkey key;
@@ -37,8 +38,11 @@
  * Ed25519 the 64 bytes R || S; the scheme VOUCH_SIG_ECDSA_P1363 takes the
  * IEEE P1363 form r || s instead, each of the curve's length.
  *
- * Pure Ed25519 signs the message itself, not a digest of it: verify it
- * with vouch_pubkey_verify(); vouch_pubkey_verify_digest() refuses it.
+ * Pure Ed25519 and pure ML-DSA (an empty context, as X.509 and CMS use it)
+ * sign the message itself, not a digest of it: verify them with
+ * vouch_pubkey_verify(); vouch_pubkey_verify_digest() refuses them. An
+ * ML-DSA key verifies only its own parameter set's scheme; a signature of
+ * another set, or of the wrong length, is -EKEYREJECTED.
  *
  * Layers: the functions that take DER or PEM (the key loaders, and the
  * verifiers, which read a DER ECDSA-Sig-Value) live in crypto/front,
@@ -67,6 +71,7 @@
 #include <vouch/ecdsa.h>
 #include <vouch/ed25519.h>
 #include <vouch/hash.h>
+#include <vouch/mldsa.h>
 #include <vouch/rsa.h>
 
 #ifdef __cplusplus
@@ -79,6 +84,7 @@ enum vouch_pubkey_type {
 	VOUCH_PUBKEY_RSA_PSS = 2,  /**< id-RSASSA-PSS: PSS only (RFC 4055 §1.2) */
 	VOUCH_PUBKEY_EC = 3,       /**< id-ecPublicKey on P-256 or P-384: ECDSA */
 	VOUCH_PUBKEY_ED25519 = 4,  /**< id-Ed25519: pure Ed25519 (RFC 8410) */
+	VOUCH_PUBKEY_MLDSA = 5,    /**< id-ml-dsa-44/65/87: pure ML-DSA of that set (RFC 9881) */
 };
 
 /* Signature schemes: enum vouch_sig_scheme, vouch/alg.h. */
@@ -100,6 +106,7 @@ struct vouch_pubkey {
 		struct vouch_rsa_key rsa;
 		struct vouch_ecdsa_key ec;
 		struct vouch_ed25519_key ed25519;
+		struct vouch_mldsa_key mldsa;
 	} u;                                        /**< the raw key */
 };
 
@@ -131,8 +138,10 @@ struct vouch_sig_alg {
  *         e >= n; EC point malformed, off the curve or at infinity; RSA or
  *         RSA-PSS parameters that break their RFC; an Ed25519 key with
  *         parameters, not of 32 bytes or not a canonical encoding of a
- *         curve point); -ENOPKG for an algorithm other than rsaEncryption,
- *         id-RSASSA-PSS, id-ecPublicKey and id-Ed25519 (Ed448 is one), a
+ *         curve point; an ML-DSA key with parameters or not of its set's
+ *         length); -ENOPKG for an algorithm other than rsaEncryption,
+ *         id-RSASSA-PSS, id-ecPublicKey, id-Ed25519 and id-ml-dsa-44/65/87
+ *         (Ed448 is one), a
  *         curve other than P-256 and P-384, explicit curve parameters, an
  *         unknown hash or mask generation function in RSA-PSS parameters,
  *         or an RSA modulus below 2048 bits (1024 with
@@ -170,7 +179,8 @@ VOUCH_EXPORT int vouch_pubkey_type(const struct vouch_pubkey *key);
  * The size of a loaded key: the RSA modulus' or the EC order's bits.
  *
  * @param[in] key  a loaded key.
- * @return 1024..8192 for RSA, 256 or 384 for EC, 256 for Ed25519; 0 if
+ * @return 1024..8192 for RSA, 256 or 384 for EC, 256 for Ed25519, the
+ *         public key's bits for ML-DSA (10496, 15616 or 20736); 0 if
  *         @p key is NULL or not loaded.
  */
 VOUCH_EXPORT size_t vouch_pubkey_bits(const struct vouch_pubkey *key);
@@ -185,7 +195,8 @@ VOUCH_EXPORT size_t vouch_pubkey_bits(const struct vouch_pubkey *key);
  * absent), RSASSA-PSS (parameters required, RFC 4055 §3.1, with their
  * defaults; its hashes SHA-1, SHA-2 or SHA-3), ecdsa-with-SHA1/SHA224/
  * SHA256/SHA384/SHA512 and id-ecdsa-with-sha3-224/256/384/512 (parameters
- * absent, RFC 5758 §3.2), id-Ed25519 (parameters absent, RFC 8410 §3).
+ * absent, RFC 5758 §3.2), id-Ed25519 (parameters absent, RFC 8410 §3),
+ * id-ml-dsa-44/65/87 (parameters absent, RFC 9881 §2).
  * The rules per algorithm are vouch/alg.h's (struct vouch_sig_alg_id).
  *
  * @param[out] alg  the algorithm; cleared on failure.

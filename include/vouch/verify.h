@@ -112,6 +112,15 @@ enum vouch_verify_purpose {
 #define VOUCH_VERIFY_CHECK_TIME    0x8u  /**< check validity periods at @ref vouch_verify_opts.time */
 /** vouch_verify() only: parse the message in this process, not in a sandbox. */
 #define VOUCH_VERIFY_NO_SANDBOX    0x10u
+/**
+ * With VOUCH_USAGE_MODULE, accept an ML-DSA signer with signed attributes,
+ * as Linux 7.0 does under CONFIG_PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA:
+ * the kernel's scripts/sign-file cannot sign ML-DSA without them with
+ * OpenSSL before 4.0, so real modules carry contentType and messageDigest.
+ * Off, as the kernel's default configuration, they are -EKEYREJECTED like
+ * any module signature with attributes. Other algorithms never get it.
+ */
+#define VOUCH_VERIFY_MLDSA_MODULE_ATTRS 0x20u
 
 /** A SHA-256 on the deny list: of content ("bin:") or of a certificate's TBS ("tbs:"). */
 struct vouch_deny_entry {
