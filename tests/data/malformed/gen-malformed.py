@@ -645,6 +645,29 @@ def sha3_and_ed25519():
          "an Ed448 key: not implemented", ed_spki(seq(oid(ed448)), b"\0" + bytes(57)))
 
 
+def mldsa():
+    """ML-DSA (RFC 9881): parameters must be absent everywhere; a key is
+    exactly its set's length; HashML-DSA is not implemented."""
+    mldsa65, hash_mldsa65 = "2.16.840.1.101.3.4.3.18", "2.16.840.1.101.3.4.3.33"
+    case("n20-sigalg-mldsa-null.der", "sigalg", "EBADMSG", "N20",
+         "id-ml-dsa-65 with NULL parameters (RFC 9881: absent)", seq(oid(mldsa65), NULL))
+    case("n20-sigalg-hash-mldsa.der", "sigalg", "ENOPKG", "N20",
+         "id-hash-ml-dsa-65-with-sha512 (HashML-DSA): not implemented", seq(oid(hash_mldsa65)))
+
+    def spki(params, key):
+        return seq(seq(oid(mldsa65), *params), tlv(0x03, b"\0" + key))
+    case("n20-spki-mldsa-null.der", "spki", "EBADMSG", "N20",
+         "an ML-DSA-65 key with NULL parameters", spki([NULL], bytes(1952)))
+    case("n35-spki-mldsa-short.der", "spki", "EBADMSG", "N35",
+         "an ML-DSA-65 key of 1951 bytes", spki([], bytes(1951)))
+    case("n35-spki-mldsa-trailing.der", "spki", "EBADMSG", "N35",
+         "an ML-DSA-65 key with a trailing byte (1953 bytes)", spki([], bytes(1953)))
+    case("n35-spki-mldsa-44-length.der", "spki", "EBADMSG", "N35",
+         "an id-ml-dsa-65 key of ML-DSA-44's length (1312 bytes)", spki([], bytes(1312)))
+    case("n35-spki-mldsa-ok.der", "spki", "0", "N35",
+         "control: an ML-DSA-65 key of 1952 bytes (any bytes decode)", spki([], bytes(1952)))
+
+
 def row22_optional():
     def crls(m):
         sd_of(m).kids.insert(4, cons(0xA1, seq(integer(1))))
@@ -1260,6 +1283,7 @@ def main():
     row19_malleability()
     n20_algorithms()
     sha3_and_ed25519()
+    mldsa()
     row22_optional()
     row23_n25_oids()
     row27_extensions()
