@@ -331,6 +331,15 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_pkcs7_verify(const struct vouch_pkcs7 *
  * computed (for blobs hashed while streaming): as vouch_pkcs7_verify(),
  * except that every signer must use @p alg for its digest.
  *
+ * A signer whose signature covers the content itself cannot be checked
+ * from a digest: an ML-DSA (RFC 9882) or Ed25519 (RFC 8419) signer without
+ * signed attributes is -ENOPKG here, its rule "a signature over the
+ * content itself cannot be checked from a digest" (the operation is not
+ * available in this mode, as an unimplemented algorithm is not; the
+ * message itself is not malformed). Call vouch_pkcs7_verify() with the
+ * content for those; with signed attributes they verify here as the
+ * others do.
+ *
  * @param[in] alg         the hash of @p digest.
  * @param[in] digest      the content's digest.
  * @param[in] digest_len  alg->digest_len.
