@@ -125,7 +125,10 @@ static void print_json(const char *name, const struct vouch_fw_result *r)
 	fputs(",\"signers\":[", stdout);
 	if (r->signer[0])
 		tool_json_string(stdout, r->signer);
-	printf("],\"size\":%zu,\"path\":", r->size);
+	fputc(']', stdout);
+	if (r->signer[0])
+		printf(",\"signature\":\"%s\"", vouch_sig_scheme_name(r->signer_scheme));
+	printf(",\"size\":%zu,\"path\":", r->size);
 	tool_json_string(stdout, r->path);
 	/* "digest" is what allow and deny entries name: the signed part's. */
 	if (r->has_sha256) {
@@ -169,8 +172,10 @@ static void print_line(const struct args *a, const char *name, const struct vouc
 	shown(n, name);
 	shown(why, r->reason);
 	if (r->verdict == 0)
-		fprintf(stderr, "%s: %s: accepted: %s%s%s%s\n", prog, n, why,
-			r->signer[0] ? " by " : "", shown(signer, r->signer), digest);
+		fprintf(stderr, "%s: %s: accepted: %s%s%s%s%s%s\n", prog, n, why,
+			r->signer[0] ? " by " : "", shown(signer, r->signer),
+			r->signer[0] ? " with " : "",
+			r->signer[0] ? vouch_sig_scheme_name(r->signer_scheme) : "", digest);
 	else
 		tool_error(prog, "%s: %s: %s (%s)%s%s%s%s", n,
 			   r->rc == 0 ? "would be refused" : "refused", why,

@@ -336,28 +336,6 @@ static void json_name(FILE *out, const struct vouch_x509_cert *c, const struct v
 	tool_json_string(out, line);
 }
 
-static const char *scheme_name(int scheme)
-{
-	switch (scheme) {
-	case VOUCH_SIG_RSA_PKCS1:
-		return "rsa-pkcs1";
-	case VOUCH_SIG_RSA_PSS:
-		return "rsa-pss";
-	case VOUCH_SIG_ECDSA:
-		return "ecdsa";
-	case VOUCH_SIG_ED25519:
-		return "ed25519";
-	case VOUCH_SIG_MLDSA44:
-		return "ml-dsa-44";
-	case VOUCH_SIG_MLDSA65:
-		return "ml-dsa-65";
-	case VOUCH_SIG_MLDSA87:
-		return "ml-dsa-87";
-	default:
-		return "unknown";
-	}
-}
-
 static void json_signer(FILE *out, const struct vouch_verify_signer *s)
 {
 	const uint8_t *serial;
@@ -367,7 +345,7 @@ static void json_signer(FILE *out, const struct vouch_verify_signer *s)
 	tool_json_string(out, s->rule ? s->rule : "");
 	fprintf(out, ",\"digest\":\"%s\",\"signature\":\"%s\",\"trusted\":%s",
 		s->digest_alg ? s->digest_alg->name : s->rc == 0 ? "none" : "unknown",
-		scheme_name(s->scheme),
+		vouch_sig_scheme_name(s->scheme),
 		s->trusted ? "true" : "false");
 	if (s->has_signing_time)
 		fprintf(out, ",\"signing_time\":%lld", (long long)s->signing_time);

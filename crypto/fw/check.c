@@ -345,6 +345,7 @@ static int verify(struct job *j, const struct vouch_hash_alg *alg)
 	} else {
 		vouch_x509_name_format(s->cert, vouch_x509_subject_name(s->cert), j->res->signer,
 				       sizeof(j->res->signer));
+		j->res->signer_scheme = s->scheme;
 		rc = decide(j, 0, "signature verified", r->label);
 	}
 	free(v);

@@ -36,3 +36,18 @@ int vouch_sig_alg_from_id(struct vouch_sig_alg *alg, const struct vouch_sig_alg_
 	}
 	return 0;
 }
+
+/* see vouch/alg.h */
+const char *vouch_sig_scheme_name(int scheme)
+{
+	static const char *const names[] = {
+		[VOUCH_SIG_RSA_PKCS1] = "rsa-pkcs1", [VOUCH_SIG_RSA_PSS] = "rsa-pss",
+		[VOUCH_SIG_ECDSA] = "ecdsa", [VOUCH_SIG_ECDSA_P1363] = "ecdsa-p1363",
+		[VOUCH_SIG_ED25519] = "ed25519", [VOUCH_SIG_MLDSA44] = "ml-dsa-44",
+		[VOUCH_SIG_MLDSA65] = "ml-dsa-65", [VOUCH_SIG_MLDSA87] = "ml-dsa-87",
+	};
+
+	if (scheme <= 0 || (size_t)scheme >= sizeof(names) / sizeof(names[0]) || !names[scheme])
+		return "unknown";
+	return names[scheme];
+}

@@ -190,6 +190,16 @@ struct vouch_hash_alg;
  */
 VOUCH_EXPORT const struct vouch_hash_alg *vouch_hash_alg_by_id(int id);
 
+/**
+ * The name the tools and audit lines give a signature scheme.
+ *
+ * @param[in] scheme  an enum vouch_sig_scheme value.
+ * @return "rsa-pkcs1", "rsa-pss", "ecdsa", "ecdsa-p1363", "ed25519",
+ *         "ml-dsa-44", "ml-dsa-65" or "ml-dsa-87" (static strings), or
+ *         "unknown" for 0 and any value not in the enum.
+ */
+VOUCH_EXPORT const char *vouch_sig_scheme_name(int scheme);
+
 #ifdef __cplusplus
 }
 #endif

@@ -143,6 +143,7 @@ struct vouch_fw_result {
 	const char *reason;     /**< the deciding rule, in words (static) */
 	const char *rule;       /**< the policy entry that decided: "FILE:LINE: TEXT" (in the policy) */
 	char signer[256];       /**< the accepting signer's subject, or "" */
+	int signer_scheme;      /**< its enum vouch_sig_scheme (vouch_sig_scheme_name()), or 0 */
 	size_t size;            /**< the blob's size */
 	size_t signed_size;     /**< the bytes the digests cover: size, or those before an appended signature */
 	int has_sha256;         /**< sha256 holds the signed part's digest */
