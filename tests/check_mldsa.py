@@ -71,7 +71,7 @@ def missing():
 
 
 def generate(d, seed, raw_only):
-    args = ['node', GEN, '--seed', str(seed)] + (['--raw-only'] if raw_only else []) + [d]
+    args = ['node', GEN, '--seed', str(seed), '--raw-only' if raw_only else '--no-raw', d]
     env = dict(os.environ, VOUCH_NOBLE_DIR=noble_dir())
     subprocess.run(args, check=True, env=env)
 

@@ -4,7 +4,7 @@
 // libvouch, for tests/check_mldsa.py. Test-only: never linked, never needed
 // to build.
 //
-//     node gen-mldsa.mjs [--seed N] [--raw-only] [--raw-count N] OUTDIR
+//     node gen-mldsa.mjs [--seed N] [--raw-only | --no-raw] [--raw-count N] OUTDIR
 //
 // The modules are found in $VOUCH_NOBLE_DIR/node_modules (a directory where
 // `npm ci` installed package-lock.json beside this file: tools/test does it,
@@ -24,8 +24,9 @@
 // - manifest.tsv, the format of tests/interop/gen-cms.py, oracle `noble`:
 //   its oracle-args field is the verdict of the oracle below, `accepted` or
 //   `refused:WHY`, computed by re-reading each written file;
-// - raw.txt: fresh (key, context, message, signature) tuples of the three
-//   parameter sets and their corruptions with noble's verdicts, for
+// - raw.txt (not with --no-raw; alone with --raw-only): fresh (key,
+//   context, message, signature) tuples of the three parameter sets and
+//   their corruptions with noble's verdicts, for
 //   tests/interop/test_interop_mldsa.c. One tuple a line, fields separated
 //   by one space, byte strings in hex, `-` for an empty one:
 //       PARAM VERDICT CONTEXT MESSAGE PUBLIC-KEY SIGNATURE
@@ -55,16 +56,17 @@ const { ml_dsa44, ml_dsa65, ml_dsa87 } = await import(
 // ---- Arguments ----
 
 const argv = process.argv.slice(2);
-let seed = null, out = null, rawOnly = false, rawCount = 6;
+let seed = null, out = null, rawOnly = false, noRaw = false, rawCount = 6;
 for (let i = 0; i < argv.length; i++) {
   if (argv[i] === '--seed') seed = BigInt(argv[++i]);
   else if (argv[i] === '--raw-only') rawOnly = true;
+  else if (argv[i] === '--no-raw') noRaw = true;
   else if (argv[i] === '--raw-count') rawCount = Number(argv[++i]);
   else if (!out && !argv[i].startsWith('--')) out = argv[i];
   else { console.error(`gen-mldsa: unknown argument ${argv[i]}`); process.exit(64); }
 }
 if (!out) {
-  console.error('usage: gen-mldsa.mjs [--seed N] [--raw-only] [--raw-count N] OUTDIR');
+  console.error('usage: gen-mldsa.mjs [--seed N] [--raw-only | --no-raw] [--raw-count N] OUTDIR');
   process.exit(64);
 }
 if (seed === null) seed = BigInt(crypto.randomInt(2 ** 32));
@@ -572,7 +574,7 @@ function rawTuples(n) {
   return [total, accepted];
 }
 
-const [rawTotal, rawAccepted] = rawTuples(rawCount);
+const [rawTotal, rawAccepted] = noRaw ? [0, 0] : rawTuples(rawCount);
 if (rawOnly) {
   console.log(`gen-mldsa: ${rawTotal} raw tuples (${rawAccepted} accepted by noble) in ${out} ` +
     `(seed ${seed})`);
