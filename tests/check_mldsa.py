@@ -127,8 +127,8 @@ def main():
         else:
             rc = check_cms.check_dir(opt.program, 'noble', d)
         if rc not in (0, 77):
-            print('check_mldsa: reproduce with --seed %d (the RSA root\'s key is new each run)'
-                  % seed)
+            print('check_mldsa: reproduce with --seed %d%s' % (
+                seed, '' if opt.raw else ' (the RSA root\'s key is new each run)'))
         return rc
     finally:
         if not opt.keep:
