@@ -45,6 +45,10 @@ DELIBERATE = [
     ('two-signers-one-untrusted', ('accepted', 'refused'),
      'one signer chaining to the keyring suffices, as in the kernel (pkcs7_validate_trust); '
      'CMS_verify wants every signer verified'),
+    ('module-attr-nowaiver-*', ('refused', 'accepted'),
+     'an ML-DSA module signature with signed attributes: the kernel refuses it unless built with '
+     'CONFIG_PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA, and so does vouch unless '
+     '--mldsa-module-attrs; the signature itself is valid, which is all noble checks'),
     ('chain1-*.cert', ('accepted', 'refused'),
      'a signer certificate whose public key is trusted is trusted by that key, its own '
      'signature unchecked, as in the kernel; OpenSSL checks the message copy of it against '

@@ -354,6 +354,7 @@ function oracleOrThrow(args) {
     else if (a.startsWith('--certs=')) extra.push(...readPemCerts(path.join(out, a.slice(8))));
     else if (a.startsWith('--content=')) content = fs.readFileSync(path.join(out, a.slice(10)));
     else if (a === '--module') module = true;
+    else if (a === '--mldsa-module-attrs') continue;   /* a usage rule, not a signature's */
     else if (!a.startsWith('--')) file = fs.readFileSync(path.join(out, a));
     else throw new Error('unknown argument ' + a);
   }
@@ -468,7 +469,8 @@ function build(c) {
   const content = rand(200 + randInt(3000), 'content');
   const contentFile = c.name + '.bin';
   fs.writeFileSync(path.join(out, contentFile), content);
-  const base = ['--trust=' + c.trust + '.pem', ...(c.certs ? ['--certs=' + c.certs + '.pem'] : [])];
+  const base = ['--trust=' + c.trust + '.pem', ...(c.certs ? ['--certs=' + c.certs + '.pem'] : []),
+    ...(c.vouchExtra || [])];
   let data, args, msgOf, withMsg;
   if (c.module) {
     const sd = signedData(content, { ...c, detached: true, certs: false });
@@ -609,7 +611,12 @@ const CASES = [
   // certificates; without signed attributes, and with contentType and
   // messageDigest (sign-file's ML-DSA with OpenSSL < 4.0).
   { name: 'module-44', kind: 'module', signer: 'leaf44', trust: 'leaf44', module: true, certs: null },
-  { name: 'module-attr-65', kind: 'module', signer: 'leaf65', trust: 'leaf65', module: true, certs: null, attrs: 'sha512' },
+  // The kernel refuses them unless CONFIG_PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA:
+  // vouch --mldsa-module-attrs; without it, refused (check_cms.py's DELIBERATE).
+  { name: 'module-attr-65', kind: 'module', signer: 'leaf65', trust: 'leaf65', module: true, certs: null, attrs: 'sha512',
+    vouchExtra: ['--mldsa-module-attrs'] },
+  { name: 'module-attr-nowaiver-87', kind: 'module', signer: 'leaf87', trust: 'leaf87', module: true, certs: null,
+    attrs: 'sha512', expect: 'rejected-policy' },
   { name: 'module-87', kind: 'module', signer: 'leaf87', trust: 'leaf87', module: true, certs: null },
 ];
 for (const c of CASES) build(c);
