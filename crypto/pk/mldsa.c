@@ -324,6 +324,18 @@ static int z_unpack(uint32_t z[N], const uint8_t *in, const struct mldsa_params 
 	return 0;
 }
 
+/* see mldsa_internal.h */
+int vouch_mldsa_hint_check(int param, const uint8_t *y)
+{
+	return hint_check(y, params_of(param));
+}
+
+/* see mldsa_internal.h */
+int vouch_mldsa_z_unpack(int param, uint32_t z[N], const uint8_t *in)
+{
+	return z_unpack(z, in, params_of(param));
+}
+
 /* t1[r] * 2^d (pkDecode, Algorithm 23, and Algorithm 8 step 9): 256
  * values of 10 bits, 4 to 5 bytes; t1 2^13 <= 1023 * 8192 < q. */
 static void t1_unpack(uint32_t t[N], const uint8_t *in)
