@@ -38,7 +38,12 @@
  * sandbox-oneshot-fork does the same with a worker forked from
  * vouch-bench (VOUCH_SANDBOX_FORK: _Fork, limits, filter, no execve);
  * pkcs7-verify-rsa2048-sandboxed is pkcs7-verify-rsa2048 with the parse
- * in a persistent worker. Speed targets
+ * in a persistent worker. The ML-DSA figures (mldsa44-verify,
+ * mldsa65-verify, mldsa87-verify, size 0) verify one fixed signature over
+ * a 32-byte message (tools/bench_mldsa.h, Wycheproof's), mu included, the
+ * key loaded beforehand; each prints us/op and then cycles/op, the
+ * median of BENCH_REPS repetitions counted with RDTSC (the time-stamp
+ * counter's reference cycles; on CPUs without one only us/op). Speed targets
  * are checked against these figures (tools/bench-peers), never in unit
  * tests.
  */
@@ -48,13 +53,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
 
 #include <vouch/vouch.h>
 
 #include "bench_content.h"
 #include "bench_data.h"
 #include "bench_ed25519.h"
+#include "bench_mldsa.h"
 #include "fw_bench_data.h"
 #include "bench_keys.h"
 #include "benchtime.h"
@@ -340,6 +350,48 @@ static void run_ed25519_verify(const void *figure, size_t size, uint64_t iters)
 	}
 }
 
+/*
+ * mldsa{44,65,87}-verify: tools/bench_mldsa.h's signature over its 32-byte
+ * message with the empty context, one-shot (mu, ExpandA, the NTTs and
+ * c~'). The key is loaded once.
+ */
+struct mldsa_bench {
+	int param;
+	const uint8_t *pub, *msg, *sig;
+	size_t pub_len, msg_len, sig_len;
+	struct vouch_mldsa_key *key;
+};
+
+static struct vouch_mldsa_key mldsa_keys[3];
+static const struct mldsa_bench mldsa_benches[3] = {
+	{ VOUCH_MLDSA_44, bench_mldsa44_pub, bench_mldsa44_msg, bench_mldsa44_sig,
+	  sizeof(bench_mldsa44_pub), sizeof(bench_mldsa44_msg), sizeof(bench_mldsa44_sig),
+	  &mldsa_keys[0] },
+	{ VOUCH_MLDSA_65, bench_mldsa65_pub, bench_mldsa65_msg, bench_mldsa65_sig,
+	  sizeof(bench_mldsa65_pub), sizeof(bench_mldsa65_msg), sizeof(bench_mldsa65_sig),
+	  &mldsa_keys[1] },
+	{ VOUCH_MLDSA_87, bench_mldsa87_pub, bench_mldsa87_msg, bench_mldsa87_sig,
+	  sizeof(bench_mldsa87_pub), sizeof(bench_mldsa87_msg), sizeof(bench_mldsa87_sig),
+	  &mldsa_keys[2] },
+};
+
+static int mldsa_verify_once(const struct mldsa_bench *b)
+{
+	return vouch_mldsa_verify(b->key, NULL, 0, b->msg, b->msg_len, b->sig, b->sig_len);
+}
+
+static void run_mldsa_verify(const void *figure, size_t size, uint64_t iters);
+
+#if defined(__x86_64__) || defined(__i386__)
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+#endif
+
 static void parse_failed(const char *name, int rc)
 {
 	fprintf(stderr, "vouch-bench: %s: the input no longer parses: %s\n", name,
@@ -598,6 +650,9 @@ static const struct figure figures[] = {
 	{ "rsa2048-sha3-256-verify", BENCH_USOP, run_verify, &verifies[V_RSA2048_SHA3], { 0 }, 1 },
 	{ "ecdsa-p256-sha3-256-verify", BENCH_USOP, run_verify, &verifies[V_P256_SHA3], { 0 }, 1 },
 	{ "ed25519-verify", BENCH_USOP, run_ed25519_verify, NULL, { 0 }, 1 },
+	{ "mldsa44-verify", BENCH_USOP, run_mldsa_verify, &mldsa_benches[0], { 0 }, 1 },
+	{ "mldsa65-verify", BENCH_USOP, run_mldsa_verify, &mldsa_benches[1], { 0 }, 1 },
+	{ "mldsa87-verify", BENCH_USOP, run_mldsa_verify, &mldsa_benches[2], { 0 }, 1 },
 	{ "x509-parse", BENCH_USOP, run_x509_parse, NULL, { 0 }, 1 },
 	{ "pkcs7-parse", BENCH_USOP, run_pkcs7_parse, NULL, { 2, 3 }, 1 },
 	{ "pkcs7-verify-rsa2048", BENCH_USOP, run_pkcs7_verify, &verify_rsa2048, { 4096, 1048576 }, 1 },
@@ -611,12 +666,67 @@ static const struct figure figures[] = {
 };
 #define NFIGURES (sizeof(figures) / sizeof(figures[0]))
 
+static void run_mldsa_verify(const void *figure, size_t size, uint64_t iters)
+{
+	const struct figure *fig = figure;
+
+	(void)size;
+	for (uint64_t i = 0; i < iters; i++) {
+		if (mldsa_verify_once(fig->arg) != 0) {
+			fprintf(stderr, "vouch-bench: %s: the signature no longer verifies\n",
+				fig->name);
+			exit(EXIT_INTERNAL);
+		}
+	}
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+static double mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* The median RDTSC cycles per operation over BENCH_REPS repetitions of
+ * about 20 ms each, calibrated as bench_median_ns() does. */
+static double median_cycles(const struct figure *fig, size_t size)
+{
+	uint64_t per_op[BENCH_REPS], iters = 1;
+
+	for (;;) {
+		double t0 = mono_ns(), dt;
+
+		fig->run(fig, size, iters);
+		dt = mono_ns() - t0;
+		if (dt >= 20e6)
+			break;
+		iters *= dt < 20e6 / 16 ? 8 : 2;
+	}
+	for (int r = 0; r < BENCH_REPS; r++) {
+		uint64_t c0 = __rdtsc();
+
+		fig->run(fig, size, iters);
+		per_op[r] = (__rdtsc() - c0) / iters;
+	}
+	qsort(per_op, BENCH_REPS, sizeof(per_op[0]), cmp_u64);
+	return (double)per_op[BENCH_REPS / 2];
+}
+#endif
+
 static void report(const struct figure *fig, size_t size)
 {
 	if (fig->threads > 1)
 		bench_report_threads(fig->name, fig->units, fig->run, fig, size, fig->threads);
 	else
 		bench_report(fig->name, fig->units, fig->run, fig, size);
+#if defined(__x86_64__) || defined(__i386__)
+	if (fig->run == run_mldsa_verify) {
+		printf("%s %zu %.0f cycles/op\n", fig->name, size, median_cycles(fig, size));
+		fflush(stdout);
+	}
+#endif
 }
 
 /* The figure at each of its default sizes (size 0 when it lists none). */
@@ -657,6 +767,18 @@ static int prepare(const struct figure *fig)
 					    sizeof(bench_ed25519_pub));
 		if (rc == 0)
 			rc = ed25519_verify_once();
+		if (rc != 0) {
+			tool_error("vouch-bench", "%s: the fixed signature does not verify: %s",
+				   fig->name, vouch_strerror(rc));
+			return EXIT_INTERNAL;
+		}
+	}
+	if (fig->run == run_mldsa_verify) {
+		const struct mldsa_bench *b = fig->arg;
+
+		rc = vouch_mldsa_key_load(b->key, b->param, b->pub, b->pub_len);
+		if (rc == 0)
+			rc = mldsa_verify_once(b);
 		if (rc != 0) {
 			tool_error("vouch-bench", "%s: the fixed signature does not verify: %s",
 				   fig->name, vouch_strerror(rc));

@@ -120,13 +120,22 @@ const uint32_t vouch_mldsa_zetas[N] = {
 };
 
 
-/* a b R^-1 mod q, for a b < q R: the sum below stays under 2^64 and the
- * quotient under 2q. */
-static inline uint32_t mont_mul(uint32_t a, uint32_t b)
+/*
+ * a b R^-1 mod q, lazily: for a < q and any b < 2^32 the result is below
+ * 2q (t + m q < q 2^32 + 2^32 q), and congruent to a b R^-1.
+ */
+static inline uint32_t mont_mul_lazy(uint32_t a, uint32_t b)
 {
 	uint64_t t = (uint64_t)a * b;
 	uint32_t m = (uint32_t)t * QINV_NEG;
-	uint32_t u = (uint32_t)((t + (uint64_t)m * Q) >> 32);
+
+	return (uint32_t)((t + (uint64_t)m * Q) >> 32);
+}
+
+/* The same, reduced to [0, q). */
+static inline uint32_t mont_mul(uint32_t a, uint32_t b)
+{
+	uint32_t u = mont_mul_lazy(a, b);
 
 	return u >= Q ? u - Q : u;
 }
@@ -145,7 +154,13 @@ static inline uint32_t mod_sub(uint32_t a, uint32_t b)
 	return s >= Q ? s - Q : s;
 }
 
-/* see mldsa_internal.h: FIPS 204 Algorithm 41, in place. */
+/*
+ * see mldsa_internal.h: FIPS 204 Algorithm 41, in place. Lazy reduction:
+ * t = zeta w[j + len] R^-1 is below 2q, so a layer that starts with
+ * values below B q ends with them below (B + 2) q (w[j] + t, and
+ * w[j] + 2q - t); after the 8 layers they are below 17 q < 2^28, and one
+ * reduction at the end makes them canonical.
+ */
 void vouch_mldsa_ntt(uint32_t w[N])
 {
 	unsigned m = 0;
@@ -155,17 +170,23 @@ void vouch_mldsa_ntt(uint32_t w[N])
 			uint32_t z = vouch_mldsa_zetas[++m];
 
 			for (unsigned j = start; j < start + len; j++) {
-				uint32_t t = mont_mul(z, w[j + len]);
+				uint32_t t = mont_mul_lazy(z, w[j + len]);
 
-				w[j + len] = mod_sub(w[j], t);
-				w[j] = mod_add(w[j], t);
+				w[j + len] = w[j] + 2 * Q - t;
+				w[j] = w[j] + t;
 			}
 		}
 	}
+	for (unsigned j = 0; j < N; j++)
+		w[j] %= Q;
 }
 
-/* see mldsa_internal.h: FIPS 204 Algorithm 42, in place, with the final
- * scaling by 256^-1 times R (see INVNTT_F). */
+/*
+ * see mldsa_internal.h: FIPS 204 Algorithm 42, in place, with the final
+ * scaling by 256^-1 times R (see INVNTT_F). Values stay below 2q: the sum
+ * is brought back under 2q by one subtraction, the difference (below 4q
+ * with 2q added) goes through a lazy Montgomery product.
+ */
 void vouch_mldsa_invntt(uint32_t w[N])
 {
 	unsigned m = N;
@@ -175,10 +196,10 @@ void vouch_mldsa_invntt(uint32_t w[N])
 			uint32_t z = Q - vouch_mldsa_zetas[--m];   /* -zeta^brv(m) */
 
 			for (unsigned j = start; j < start + len; j++) {
-				uint32_t t = w[j];
+				uint32_t a = w[j], b = w[j + len], s = a + b;
 
-				w[j] = mod_add(t, w[j + len]);
-				w[j + len] = mont_mul(z, mod_sub(t, w[j + len]));
+				w[j] = s >= 2 * Q ? s - 2 * Q : s;
+				w[j + len] = mont_mul_lazy(z, a + 2 * Q - b);
 			}
 		}
 	}
@@ -322,6 +343,18 @@ static int z_unpack(uint32_t z[N], const uint8_t *in, const struct mldsa_params 
 		z[j] = mod_sub(gamma1, v);   /* v < 2 gamma1 < q */
 	}
 	return 0;
+}
+
+/* see mldsa_internal.h */
+int vouch_mldsa_hint_check(int param, const uint8_t *y)
+{
+	return hint_check(y, params_of(param));
+}
+
+/* see mldsa_internal.h */
+int vouch_mldsa_z_unpack(int param, uint32_t z[N], const uint8_t *in)
+{
+	return z_unpack(z, in, params_of(param));
 }
 
 /* t1[r] * 2^d (pkDecode, Algorithm 23, and Algorithm 8 step 9): 256

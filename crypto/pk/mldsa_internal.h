@@ -1,6 +1,8 @@
 /*
  * ML-DSA internals shared with the unit tests: the NTT of FIPS 204 §7.5
- * on canonical residues mod q (see mldsa.c for the Montgomery factors).
+ * on canonical residues mod q (see mldsa.c for the Montgomery factors),
+ * and the signature's hint and z decoders, so that their rules can be
+ * tested at their boundaries without a signer.
  * Internal to crypto/pk (and the tests).
  */
 #ifndef VOUCH_MLDSA_INTERNAL_H
@@ -21,5 +23,15 @@ void vouch_mldsa_invntt(uint32_t w[256]);
 
 /* acc += a o b 2^-32 (coefficient-wise, mod q), all canonical. */
 void vouch_mldsa_pointwise_acc(uint32_t acc[256], const uint32_t a[256], const uint32_t b[256]);
+
+/* HintBitUnpack's checks (FIPS 204 Algorithm 21) on the omega + k hint
+ * bytes @y of a signature of the set @param (a valid enum
+ * vouch_mldsa_param): 0 if they encode a hint, -1 if not. */
+int vouch_mldsa_hint_check(int param, const uint8_t *y);
+
+/* One polynomial of z (Algorithm 27 step 6) from 32 (gamma1_bits + 1)
+ * bytes at @in, into canonical residues: 0, or -1 if a coefficient has
+ * |z| >= gamma1 - beta (Algorithm 8 step 13). */
+int vouch_mldsa_z_unpack(int param, uint32_t z[256], const uint8_t *in);
 
 #endif /* VOUCH_MLDSA_INTERNAL_H */
