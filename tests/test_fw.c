@@ -199,6 +199,60 @@ static void test_algorithms_and_purpose(void **state)
 	assert_vouch_ok(check(SIGNED "purpose codesign\n", "x", "blob.bin", "blob.bin.p7s", NULL));
 }
 
+/*
+ * ML-DSA-65 over a 4 MiB blob itself, no signed attributes (RFC 9882),
+ * usage unspecified: the size from which the list digests are made on a
+ * second thread while the signature is checked. The lists still decide
+ * first, and a changed blob or a scheme the rule leaves out is refused.
+ */
+static void test_mldsa_over_blob(void **state)
+{
+	static const char rule[] = "keyring bench-mldsa65.pem\nsignature detached\n"
+				   "usage unspecified\n";
+	struct vouch_fw_result res;
+	struct vouch_fw_policy *p;
+	size_t sig_len, size = (size_t)4 << 20;
+	uint8_t *sig = fixture("bench-mldsa65-4194304.p7s", &sig_len), *blob = malloc(size);
+	char text[512], hex[2 * VOUCH_SHA256_LEN + 1];
+	uint8_t md[VOUCH_SHA256_LEN];
+
+	(void)state;
+	assert_non_null(blob);
+	for (size_t i = 0; i < size; i++)
+		blob[i] = (uint8_t)(i * 131 + 7);       /* tools/bench_content.h's content */
+	p = policy(rule);
+	assert_vouch_ok(vouch_fw_check_sig(p, "x", blob, size, sig, sig_len, &res));
+	assert_int_equal(res.signer_scheme, VOUCH_SIG_MLDSA65);
+	assert_string_equal(res.reason, "signature verified");
+	vouch_hash(&vouch_sha256_alg, blob, size, md);
+	assert_memory_equal(res.sha256, md, sizeof(md));
+	vouch_fw_policy_free(p);
+	/* The deny list decides before a valid signature; no signer shows. */
+	for (size_t i = 0; i < sizeof(md); i++)
+		snprintf(hex + 2 * i, 3, "%02x", md[i]);
+	snprintf(text, sizeof(text), "%sdeny sha256:%s\n", rule, hex);
+	p = policy(text);
+	assert_vouch_err(vouch_fw_check_sig(p, "x", blob, size, sig, sig_len, &res), -EKEYREVOKED);
+	assert_string_equal(res.signer, "");
+	vouch_fw_policy_free(p);
+	/* The rule's schemes; a changed byte. */
+	snprintf(text, sizeof(text), "%ssignature-alg ml-dsa-44 ml-dsa-87\n", rule);
+	p = policy(text);
+	assert_vouch_err(vouch_fw_check_sig(p, "x", blob, size, sig, sig_len, &res), -ENOPKG);
+	vouch_fw_policy_free(p);
+	p = policy(rule);
+	blob[size - 1] ^= 1;
+	assert_vouch_err(vouch_fw_check_sig(p, "x", blob, size, sig, sig_len, &res), -EKEYREJECTED);
+	/* The firmware usage wants signed attributes. */
+	vouch_fw_policy_free(p);
+	blob[size - 1] ^= 1;
+	p = policy("keyring bench-mldsa65.pem\nsignature detached\n");
+	assert_vouch_err(vouch_fw_check_sig(p, "x", blob, size, sig, sig_len, &res), -EKEYREJECTED);
+	vouch_fw_policy_free(p);
+	free(blob);
+	free(sig);
+}
+
 /* SHA-3 and Ed25519 by name, in the default set, and refused when left out. */
 static void test_sha3_and_ed25519(void **state)
 {
@@ -1219,6 +1273,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_tampered),
 		cmocka_unit_test(test_algorithms_and_purpose),
 		cmocka_unit_test(test_sha3_and_ed25519),
+		cmocka_unit_test(test_mldsa_over_blob),
 		cmocka_unit_test(test_allow_and_deny),
 		cmocka_unit_test(test_sizes_and_blocks),
 		cmocka_unit_test(test_module_style),

@@ -20,15 +20,20 @@
  * figures (us/op) parse and free an RSA-2048 certificate (x509-parse 0)
  * and a SignedData carrying 2 or 3 certificates (pkcs7-parse 2, 3), the
  * inputs of tests/data/bench. The PKCS#7 verification figures
- * (pkcs7-verify-rsa2048, pkcs7-verify-p256, us/op at SIZE 4096 and 1048576,
- * the content's length) parse and verify a detached SignedData whose
- * CA-issued signer certificate travels in the message, the root loaded
- * in a keyring beforehand. The firmware figure (fw-check, MB/s at SIZE
- * 1048576 and 67108864) is vouch_fw_check_sig() on SIZE bytes of that
- * content with its detached signature (tests/data/fw/bench-SIZE.p7s)
- * under a policy requiring it: hashing, parsing, verifying and the
- * decision, to compare with sha256 at the same size (both read the same
- * buffer; sizes above 1 MiB use one allocated for them).
+ * (pkcs7-verify-rsa2048, pkcs7-verify-p256, pkcs7-verify-mldsa65, us/op at
+ * SIZE 4096 and 1048576, the content's length) parse and verify a detached
+ * SignedData whose CA-issued signer certificate travels in the message, the
+ * root loaded in a keyring beforehand (ML-DSA-65 under an ML-DSA-65 root,
+ * signed attributes over SHA-512: tests/interop/mldsa/gen-mldsa.mjs
+ * --bench). The firmware figures (fw-check, fw-check-mldsa65, MB/s at SIZE
+ * 1048576 and 67108864) are vouch_fw_check_sig() on SIZE bytes of that
+ * content with its detached signature (tests/data/fw/bench-SIZE.p7s, RSA-2048
+ * with signed attributes; bench-mldsa65-SIZE.p7s, ML-DSA-65 over the blob
+ * itself, usage unspecified) under a policy requiring it: hashing, parsing,
+ * verifying and the decision, to compare with sha256 (fw-check) and
+ * shake256 (fw-check-mldsa65, whose mu is a SHAKE256 pass over the blob) at
+ * the same size (all read the same buffer; sizes above 1 MiB use one
+ * allocated for them).
  * The sandbox figures (us/op, SIZE 4096) use the
  * parse worker ($VOUCH_PARSE_WORKER in the build tree): sandbox-roundtrip
  * sends 4096 bytes to a persistent worker, which reads them and answers
@@ -436,7 +441,9 @@ static int setup_pkcs7_verify(void)
 	bench_content(verify_content, sizeof(verify_content));
 	if (vouch_keyring_new(&verify_keyring) != 0)
 		return -ENOMEM;
-	return vouch_keyring_add_der(verify_keyring, bench_root, bench_root_len);
+	if (vouch_keyring_add_der(verify_keyring, bench_root, bench_root_len) != 0)
+		return -EINVAL;
+	return vouch_keyring_add_der(verify_keyring, bench_root_mldsa65, bench_root_mldsa65_len);
 }
 
 struct pkcs7_input {
@@ -451,6 +458,10 @@ static const struct pkcs7_input verify_rsa2048 = {
 static const struct pkcs7_input verify_p256 = {
 	bench_verify_p256_4096, bench_verify_p256_1m,
 	&bench_verify_p256_4096_len, &bench_verify_p256_1m_len,
+};
+static const struct pkcs7_input verify_mldsa65 = {
+	bench_verify_mldsa65_4096, bench_verify_mldsa65_1m,
+	&bench_verify_mldsa65_4096_len, &bench_verify_mldsa65_1m_len,
 };
 
 /* Parse and verify; size picks the message (4096 or 1048576 bytes of content). */
@@ -482,51 +493,75 @@ static void run_pkcs7_verify(const void *figure, size_t size, uint64_t iters)
 	}
 }
 
-/* The firmware policy of fw-check: the bench signer trusted, a detached
- * signature required. */
-static struct vouch_fw_policy *fw_policy;
+/*
+ * A firmware figure: a policy trusting its signer and requiring a detached
+ * signature, and the signatures over 1 MiB and 64 MiB of bench content.
+ * fw-check: RSA-2048 with signed attributes (usage firmware, the default);
+ * fw-check-mldsa65: ML-DSA-65 over the blob itself, no attributes (usage
+ * unspecified), where mu's SHAKE256 pass sets the pace.
+ */
+struct fw_input {
+	const unsigned char *signer, *sig_1m, *sig_64m;
+	const size_t *signer_len, *sig_1m_len, *sig_64m_len;
+	int usage;
+	struct vouch_fw_policy *policy;
+};
+
+static struct fw_input fw_rsa2048 = {
+	fw_bench_signer, fw_bench_sig_1m, fw_bench_sig_64m,
+	&fw_bench_signer_len, &fw_bench_sig_1m_len, &fw_bench_sig_64m_len, -1, NULL,
+};
+static struct fw_input fw_mldsa65 = {
+	fw_bench_mldsa65_signer, fw_bench_mldsa65_sig_1m, fw_bench_mldsa65_sig_64m,
+	&fw_bench_mldsa65_signer_len, &fw_bench_mldsa65_sig_1m_len, &fw_bench_mldsa65_sig_64m_len,
+	VOUCH_USAGE_UNSPECIFIED, NULL,
+};
 static struct vouch_sandbox *fw_sandbox;
 
-static int setup_fw_check(void)
+static int setup_fw_check(struct fw_input *in)
 {
 	struct vouch_sandbox_opts opts;
-	int rc = vouch_fw_policy_new(&fw_policy);
+	int rc = vouch_fw_policy_new(&in->policy);
 
 	/* Signatures are parsed in the sandbox, with the tools' worker. */
 	tool_sandbox_opts(&opts, 0);
-	if (rc == 0)
+	if (rc == 0 && !fw_sandbox)
 		rc = vouch_sandbox_new(&fw_sandbox, &opts);
 	if (rc == 0)
-		rc = vouch_fw_policy_set_sandbox(fw_policy, fw_sandbox);
+		rc = vouch_fw_policy_set_sandbox(in->policy, fw_sandbox);
 
 	if (rc == 0)
-		rc = vouch_fw_policy_add_keyring_pem(fw_policy, (const char *)fw_bench_signer,
-						     fw_bench_signer_len);
+		rc = vouch_fw_policy_add_keyring_pem(in->policy, (const char *)in->signer,
+						     *in->signer_len);
 	if (rc == 0)
-		rc = vouch_fw_policy_set_signature(fw_policy, VOUCH_FW_SIG_DETACHED);
+		rc = vouch_fw_policy_set_signature(in->policy, VOUCH_FW_SIG_DETACHED);
+	if (rc == 0 && in->usage >= 0)
+		rc = vouch_fw_policy_set_usage(in->policy, in->usage);
 	if (rc == 0)
-		rc = vouch_fw_policy_finish(fw_policy);
+		rc = vouch_fw_policy_finish(in->policy);
 	return rc;
 }
 
-static int fw_check_once(size_t size)
+static int fw_check_once(const struct fw_input *in, size_t size)
 {
-	const unsigned char *sig = size == 1048576 ? fw_bench_sig_1m : fw_bench_sig_64m;
-	size_t sig_len = size == 1048576 ? fw_bench_sig_1m_len : fw_bench_sig_64m_len;
+	const unsigned char *sig = size == 1048576 ? in->sig_1m : in->sig_64m;
+	size_t sig_len = size == 1048576 ? *in->sig_1m_len : *in->sig_64m_len;
 
 	if (size != 1048576 && size != BIG_SIZE)
 		return -EINVAL;
-	return vouch_fw_check_sig(fw_policy, "bench.bin", message(size), size, sig, sig_len, NULL);
+	return vouch_fw_check_sig(in->policy, "bench.bin", message(size), size, sig, sig_len, NULL);
 }
 
 static void run_fw_check(const void *figure, size_t size, uint64_t iters)
 {
+	const struct figure *fig = figure;
+
 	for (uint64_t i = 0; i < iters; i++) {
-		int rc = fw_check_once(size);
+		int rc = fw_check_once(fig->arg, size);
 
 		if (rc) {
-			fprintf(stderr, "vouch-bench: fw-check %zu: refused: %s (sizes: 1048576, %u)\n",
-				size, vouch_strerror(rc), BIG_SIZE);
+			fprintf(stderr, "vouch-bench: %s %zu: refused: %s (sizes: 1048576, %u)\n",
+				fig->name, size, vouch_strerror(rc), BIG_SIZE);
 			exit(EXIT_INTERNAL);
 		}
 	}
@@ -657,7 +692,10 @@ static const struct figure figures[] = {
 	{ "pkcs7-parse", BENCH_USOP, run_pkcs7_parse, NULL, { 2, 3 }, 1 },
 	{ "pkcs7-verify-rsa2048", BENCH_USOP, run_pkcs7_verify, &verify_rsa2048, { 4096, 1048576 }, 1 },
 	{ "pkcs7-verify-p256", BENCH_USOP, run_pkcs7_verify, &verify_p256, { 4096, 1048576 }, 1 },
-	{ "fw-check", BENCH_MBPS, run_fw_check, NULL, { 1048576, BIG_SIZE }, 1 },
+	{ "pkcs7-verify-mldsa65", BENCH_USOP, run_pkcs7_verify, &verify_mldsa65, { 4096, 1048576 },
+	  1 },
+	{ "fw-check", BENCH_MBPS, run_fw_check, &fw_rsa2048, { 1048576, BIG_SIZE }, 1 },
+	{ "fw-check-mldsa65", BENCH_MBPS, run_fw_check, &fw_mldsa65, { 1048576, BIG_SIZE }, 1 },
 	{ "sandbox-roundtrip", BENCH_USOP, run_sandbox_roundtrip, NULL, { 4096 }, 1 },
 	{ "sandbox-oneshot", BENCH_USOP, run_sandboxed, &oneshot_exec, { 4096 }, 1 },
 	{ "sandbox-oneshot-fork", BENCH_USOP, run_sandboxed, &oneshot_fork, { 4096 }, 1 },
@@ -748,7 +786,7 @@ static void report_defaults(const struct figure *fig)
  */
 static int prepare(const struct figure *fig)
 {
-	static int pkcs7_ready, fw_ready;
+	static int pkcs7_ready;
 	int rc = 0;
 
 	if (fig->run == run_verify) {
@@ -787,14 +825,18 @@ static int prepare(const struct figure *fig)
 	}
 	if ((fig->run == run_pkcs7_verify || fig->run == run_sandboxed) && !pkcs7_ready) {
 		if (setup_pkcs7_verify() != 0 || pkcs7_verify_once(&verify_rsa2048, 4096) != 0 ||
-		    pkcs7_verify_once(&verify_p256, 1048576) != 0) {
+		    pkcs7_verify_once(&verify_p256, 1048576) != 0 ||
+		    pkcs7_verify_once(&verify_mldsa65, 4096) != 0) {
 			tool_error("vouch-bench", "the PKCS#7 verification inputs do not verify");
 			return EXIT_INTERNAL;
 		}
 		pkcs7_ready = 1;
 	}
-	if (fig->run == run_fw_check && !fw_ready) {
-		if ((rc = setup_fw_check()) != 0 || (rc = fw_check_once(1048576)) != 0) {
+	/* The figure's own (writable) input. */
+	struct fw_input *in = fig->arg == &fw_mldsa65 ? &fw_mldsa65 : &fw_rsa2048;
+
+	if (fig->run == run_fw_check && !in->policy) {
+		if ((rc = setup_fw_check(in)) != 0 || (rc = fw_check_once(in, 1048576)) != 0) {
 			char why[TOOL_ESCAPED_MAX + 256];
 
 			tool_error("vouch-bench", "the fw-check input is refused: %s",
@@ -803,7 +845,6 @@ static int prepare(const struct figure *fig)
 					   : vouch_strerror(rc));
 			return EXIT_INTERNAL;
 		}
-		fw_ready = 1;
 	}
 	return EXIT_ACCEPTED;
 }
@@ -872,7 +913,8 @@ int main(int argc, char **argv)
 		report(fig, (size_t)size);
 	}
 out:
-	vouch_fw_policy_free(fw_policy);
+	vouch_fw_policy_free(fw_rsa2048.policy);
+	vouch_fw_policy_free(fw_mldsa65.policy);
 	vouch_sandbox_free(fw_sandbox);
 	vouch_keyring_free(verify_keyring);
 	free(big_input);

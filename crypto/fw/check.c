@@ -14,6 +14,7 @@
  * costs a second pass over the blob.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -201,6 +202,29 @@ static unsigned scheme_bit(int scheme)
 	       : scheme == VOUCH_SIG_MLDSA87 ? VOUCH_FW_SIGALG_MLDSA87 : 0;
 }
 
+/*
+ * Whether a signer signs the content itself (a pure scheme without signed
+ * attributes: ML-DSA per RFC 9882, Ed25519 per RFC 8419): then no digest
+ * can stand for the blob (its digestAlgorithm is not used), and the
+ * verifier reads the blob itself.
+ */
+static bool signs_content(const struct vouch_pkcs7_signer *s)
+{
+	int scheme = vouch_pkcs7_signer_sig_alg(s)->scheme;
+
+	return !vouch_pkcs7_signer_signed_attrs(s, NULL) &&
+	       (scheme == VOUCH_SIG_ED25519 || scheme == VOUCH_SIG_MLDSA44 ||
+		scheme == VOUCH_SIG_MLDSA65 || scheme == VOUCH_SIG_MLDSA87);
+}
+
+static bool any_signs_content(const struct vouch_pkcs7 *m)
+{
+	for (size_t i = 0; i < vouch_pkcs7_signer_count(m); i++)
+		if (signs_content(vouch_pkcs7_signer(m, i)))
+			return true;
+	return false;
+}
+
 /* The first signer's digest algorithm the rule accepts, or NULL. */
 static const struct vouch_hash_alg *signer_hash(const struct job *j)
 {
@@ -210,7 +234,7 @@ static const struct vouch_hash_alg *signer_hash(const struct job *j)
 		int id = vouch_pkcs7_signer_digest_hash(vouch_pkcs7_signer(m, i));
 		const struct vouch_hash_alg *alg;
 
-		if (id < 0)
+		if (id < 0 || signs_content(vouch_pkcs7_signer(m, i)))
 			continue;
 		alg = vouch_hash_alg_by_id(id);
 		if (alg && (hash_bit(alg) & j->rule->hashes))
@@ -287,25 +311,6 @@ static const struct vouch_verify_signer *accepting(const struct vouch_verify_res
 	return NULL;
 }
 
-/*
- * Whether a signer signs the content itself (a pure scheme without signed
- * attributes: ML-DSA per RFC 9882, Ed25519 per RFC 8419): then no digest
- * can stand for the blob, and the verifier reads the blob itself.
- */
-static bool signs_content(const struct vouch_pkcs7 *m)
-{
-	for (size_t i = 0; i < vouch_pkcs7_signer_count(m); i++) {
-		const struct vouch_pkcs7_signer *s = vouch_pkcs7_signer(m, i);
-		int scheme = vouch_pkcs7_signer_sig_alg(s)->scheme;
-
-		if (!vouch_pkcs7_signer_signed_attrs(s, NULL) &&
-		    (scheme == VOUCH_SIG_ED25519 || scheme == VOUCH_SIG_MLDSA44 ||
-		     scheme == VOUCH_SIG_MLDSA65 || scheme == VOUCH_SIG_MLDSA87))
-			return true;
-	}
-	return false;
-}
-
 static int verify(struct job *j, const struct vouch_hash_alg *alg)
 {
 	const struct fw_rule *r = j->rule;
@@ -326,7 +331,7 @@ static int verify(struct job *j, const struct vouch_hash_alg *alg)
 		return decide(j, -ENOMEM, "out of memory", r->label);
 	*v = zero;
 	if (vouch_pkcs7_has_content(j->parsed.msg) ||   /* an attached copy: it must be these bytes */
-	    signs_content(j->parsed.msg))
+	    any_signs_content(j->parsed.msg))
 		rc = vouch_pkcs7_verify(j->parsed.msg, j->buf, j->content_len, j->p->kr, &opts, v);
 	else if (alg)
 		rc = vouch_pkcs7_verify_digest(j->parsed.msg, alg, digest_of(&j->d, alg, 1),
@@ -352,11 +357,79 @@ static int verify(struct job *j, const struct vouch_hash_alg *alg)
 	return rc;
 }
 
+/*
+ * The list digests of a large blob are made on a second thread, so that a
+ * signature over the blob itself (ML-DSA's mu, a SHAKE256 pass) is checked
+ * meanwhile rather than after: the slower pass alone sets the pace.
+ */
+#define FW_THREAD_MIN ((size_t)4 << 20)
+
+struct list_hashing {
+	struct job *j;
+	pthread_t thread;
+	bool started;
+};
+
+static void *hash_lists(void *arg)
+{
+	struct job *j = arg;
+
+	hash_blob(&j->d, 0, j->buf, j->size, j->content_len);
+	return NULL;
+}
+
+static void start_list_hashing(struct list_hashing *h, struct job *j)
+{
+	h->j = j;
+	h->started = j->size >= FW_THREAD_MIN &&
+		     pthread_create(&h->thread, NULL, hash_lists, j) == 0;
+	if (!h->started)
+		hash_blob(&j->d, 0, j->buf, j->size, j->content_len);
+}
+
+static void finish_list_hashing(struct list_hashing *h)
+{
+	if (h->started)
+		pthread_join(h->thread, NULL);
+	h->started = false;
+}
+
+/* A verdict made before the list digests were known: it stands only if no list decides. */
+struct early_verdict {
+	bool made;
+	int rc;
+	const char *reason, *rule;
+	char signer[sizeof(((struct vouch_fw_result *)0)->signer)];
+	int signer_scheme;
+};
+
+static void keep_verdict(struct early_verdict *v, struct job *j, int rc)
+{
+	v->made = true;
+	v->rc = rc;
+	v->reason = j->res->reason;
+	v->rule = j->res->rule;
+	memcpy(v->signer, j->res->signer, sizeof(v->signer));
+	v->signer_scheme = j->res->signer_scheme;
+	/* Nothing of it shows unless it is the verdict. */
+	j->res->signer[0] = '\0';
+	j->res->signer_scheme = 0;
+}
+
+static int use_verdict(const struct early_verdict *v, struct job *j)
+{
+	memcpy(j->res->signer, v->signer, sizeof(j->res->signer));
+	j->res->signer_scheme = v->signer_scheme;
+	return decide(j, v->rc, v->reason, v->rule);
+}
+
 static int judge(struct job *j, const uint8_t *sig, size_t sig_len)
 {
 	const struct fw_rule *r = j->rule;
 	const struct fw_entry *e;
 	const struct vouch_hash_alg *alg = NULL;
+	struct list_hashing lists;
+	struct early_verdict early = { 0 };
 
 	if (j->size > r->max_size)
 		return decide(j, -E2BIG, "larger than the rule's max-size", r->label);
@@ -364,8 +437,12 @@ static int judge(struct job *j, const uint8_t *sig, size_t sig_len)
 	want_alg(&j->d, &vouch_sha256_alg);
 	if (j->p->need_sha384)
 		want_alg(&j->d, &vouch_sha384_alg);
-	hash_blob(&j->d, 0, j->buf, j->size, j->content_len);
+	start_list_hashing(&lists, j);
 	collect_signature(j);
+	/* A signature over the blob itself needs no digest: checked now. */
+	if (j->sig_rc == 0 && any_signs_content(j->parsed.msg))
+		keep_verdict(&early, j, verify(j, NULL));
+	finish_list_hashing(&lists);
 	if (j->sig_rc == 0 && (alg = signer_hash(j)) != NULL && !digest_of(&j->d, alg, 1)) {
 		size_t first = j->d.n;
 
@@ -400,7 +477,7 @@ static int judge(struct job *j, const uint8_t *sig, size_t sig_len)
 	if (j->sig_rc)
 		return decide(j, j->sig_rc, "the signature is not a valid PKCS#7 SignedData",
 			      r->label);
-	return verify(j, alg);
+	return early.made ? use_verdict(&early, j) : verify(j, alg);
 }
 
 /* see vouch/fw.h */

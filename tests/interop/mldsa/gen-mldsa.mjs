@@ -5,6 +5,17 @@
 // to build.
 //
 //     node gen-mldsa.mjs [--seed N] [--raw-only | --no-raw] [--raw-count N] OUTDIR
+//     node gen-mldsa.mjs --bench OUTDIR
+//
+// --bench writes the ML-DSA inputs of vouch-bench instead (committed, see
+// tests/data/bench/gen-bench-msgs.sh): the PKI's root65.der and
+// leaf65.pem; verify-mldsa65-{4096,1048576}.der, detached SignedData by
+// leaf65 (its certificate inside, signed attributes, SHA-512) over SIZE
+// bytes of tools/bench_content.h's content (byte i = (i * 131 + 7) mod
+// 256); fw-bench-mldsa65-{1048576,4194304,67108864}.p7s, the same without
+// signed attributes and without certificates (the signature over the
+// content itself, RFC 9882), for fw-check-mldsa65 and test_fw (4 MiB: the
+// size from which the firmware checker hashes on a second thread).
 //
 // The modules are found in $VOUCH_NOBLE_DIR/node_modules (a directory where
 // `npm ci` installed package-lock.json beside this file: tools/test does it,
@@ -56,12 +67,13 @@ const { ml_dsa44, ml_dsa65, ml_dsa87 } = await import(
 // ---- Arguments ----
 
 const argv = process.argv.slice(2);
-let seed = null, out = null, rawOnly = false, noRaw = false, rawCount = 6;
+let seed = null, out = null, rawOnly = false, noRaw = false, rawCount = 6, bench = false;
 for (let i = 0; i < argv.length; i++) {
   if (argv[i] === '--seed') seed = BigInt(argv[++i]);
   else if (argv[i] === '--raw-only') rawOnly = true;
   else if (argv[i] === '--no-raw') noRaw = true;
   else if (argv[i] === '--raw-count') rawCount = Number(argv[++i]);
+  else if (argv[i] === '--bench') { bench = true; noRaw = true; }
   else if (!out && !argv[i].startsWith('--')) out = argv[i];
   else { console.error(`gen-mldsa: unknown argument ${argv[i]}`); process.exit(64); }
 }
@@ -585,6 +597,20 @@ if (rawOnly) {
 
 makeCert('root65', 65, null, true);
 makeCert('leaf65', 65, 'root65', false);
+if (bench) {
+  const content = (n) => Buffer.from(Array.from({ length: n }, (_, i) => (i * 131 + 7) & 255));
+  fs.writeFileSync(path.join(out, 'root65.der'), PKI.root65.der);
+  for (const n of [4096, 1048576]) {
+    fs.writeFileSync(path.join(out, `verify-mldsa65-${n}.der`),
+      signedData(content(n), { signer: 'leaf65', attrs: 'sha512', detached: true, certs: true }));
+  }
+  for (const n of [1048576, 4194304, 67108864]) {
+    fs.writeFileSync(path.join(out, `fw-bench-mldsa65-${n}.p7s`),
+      signedData(content(n), { signer: 'leaf65', attrs: false, detached: true, certs: false }));
+  }
+  console.log(`gen-mldsa: the bench inputs in ${out} (seed ${seed})`);
+  process.exit(0);
+}
 makeCert('root87', 87, null, true);
 makeCert('leaf44', 44, 'root87', false);
 makeCert('rootrsa', 'rsa', null, true);
