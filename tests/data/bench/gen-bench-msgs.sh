@@ -13,6 +13,10 @@
 #               content (byte i = (i * 131 + 7) mod 256), signed attributes,
 #               SHA-256, by an RSA-2048 or a P-256 leaf whose certificate (issued
 #               by the intermediate) and the intermediate's are in the message
+#   root-mldsa65.der, verify-mldsa65-{4096,1048576}.der
+#               the ML-DSA-65 counterparts, which OpenSSL 3.0 cannot make: made
+#               by tests/interop/mldsa/gen-mldsa.mjs --bench --seed 1 (node and
+#               @noble/post-quantum, see that file), not by this script
 set -eu
 umask 022
 tmp=$(mktemp -d)

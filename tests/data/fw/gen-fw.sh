@@ -25,6 +25,10 @@
 #                      tampered.bin(.p7s: signed.bin's), unsigned.bin,
 #                      allowed.bin, denied.bin(.p7s)
 #   demo.policy        the demo's policy (its allow and deny digests)
+#   bench-mldsa65.pem, bench-mldsa65-SIZE.p7s (1 MiB, 4 MiB, 64 MiB)
+#                      the ML-DSA-65 counterparts without signed attributes
+#                      (fw-check-mldsa65, test_fw), which OpenSSL 3.0 cannot
+#                      make: tests/interop/mldsa/gen-mldsa.mjs --bench --seed 1
 #   bench-SIZE.p7s     vouch-bench's fw-check inputs: detached signatures by
 #                      signer.pem over SIZE (1 MiB, 64 MiB) bytes of
 #                      tools/bench_content.h's content (byte i = (i * 131 + 7)
