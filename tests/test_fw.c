@@ -253,6 +253,29 @@ static void test_mldsa_over_blob(void **state)
 	free(sig);
 }
 
+/*
+ * A module signed as scripts/sign-file signs ML-DSA with OpenSSL < 4.0
+ * (signed attributes): refused by default, as the kernel; accepted with
+ * mldsa-module-attrs accept, the kernel's waiver.
+ */
+static void test_mldsa_module_attrs(void **state)
+{
+	static const char rule[] = "keyring bench-mldsa65.pem\nsignature appended\n";
+	char text[256];
+
+	(void)state;
+	assert_vouch_err(check(rule, "x", "module-mldsa65-attrs.ko", NULL, NULL), -EKEYREJECTED);
+	snprintf(text, sizeof(text), "%smldsa-module-attrs accept\n", rule);
+	assert_vouch_ok(check(text, "x", "module-mldsa65-attrs.ko", NULL, NULL));
+	snprintf(text, sizeof(text), "%smldsa-module-attrs refuse\n", rule);
+	assert_vouch_err(check(text, "x", "module-mldsa65-attrs.ko", NULL, NULL), -EKEYREJECTED);
+	/* The waiver is the module usage's: other algorithms keep the rule
+	 * (module.ko is RSA without attributes, accepted either way). */
+	assert_vouch_ok(check("keyring signer.pem\nsignature appended\nmldsa-module-attrs accept\n",
+			      "x", "module.ko", NULL, NULL));
+	assert_vouch_err(vouch_fw_policy_set_mldsa_module_attrs(NULL, 1), -EINVAL);
+}
+
 /* SHA-3 and Ed25519 by name, in the default set, and refused when left out. */
 static void test_sha3_and_ed25519(void **state)
 {
@@ -1274,6 +1297,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_algorithms_and_purpose),
 		cmocka_unit_test(test_sha3_and_ed25519),
 		cmocka_unit_test(test_mldsa_over_blob),
+		cmocka_unit_test(test_mldsa_module_attrs),
 		cmocka_unit_test(test_allow_and_deny),
 		cmocka_unit_test(test_sizes_and_blocks),
 		cmocka_unit_test(test_module_style),

@@ -320,7 +320,8 @@ static int verify(struct job *j, const struct vouch_hash_alg *alg)
 			 : r->sig_form == VOUCH_FW_SIG_APPENDED ? VOUCH_USAGE_MODULE
 								 : VOUCH_USAGE_FIRMWARE,
 		.purpose = r->purpose,
-		.flags = (r->hashes & VOUCH_FW_HASH_SHA1) ? VOUCH_VERIFY_ALLOW_SHA1 : 0,
+		.flags = ((r->hashes & VOUCH_FW_HASH_SHA1) ? VOUCH_VERIFY_ALLOW_SHA1 : 0) |
+			 (r->mldsa_module_attrs ? VOUCH_VERIFY_MLDSA_MODULE_ATTRS : 0),
 	};
 	static struct vouch_verify_result zero;
 	struct vouch_verify_result *v = malloc(sizeof(*v));

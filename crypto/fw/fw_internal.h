@@ -29,6 +29,7 @@ struct fw_rule {
 	unsigned sigalgs;            /* VOUCH_FW_SIGALG_* */
 	int purpose;                 /* enum vouch_verify_purpose */
 	int usage;                   /* enum vouch_verify_usage, or FW_USAGE_AUTO */
+	int mldsa_module_attrs;      /* 1: VOUCH_VERIFY_MLDSA_MODULE_ATTRS */
 };
 
 /* A rule's usage when none was set: firmware for detached, module for appended. */

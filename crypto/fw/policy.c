@@ -46,6 +46,7 @@ static void rule_defaults(struct fw_rule *r)
 	r->sigalgs = FW_ALL_SIGALGS;
 	r->purpose = VOUCH_PURPOSE_ANY;
 	r->usage = FW_USAGE_AUTO;
+	r->mldsa_module_attrs = 0;
 }
 
 /* see vouch/fw.h */
@@ -215,6 +216,15 @@ int vouch_fw_policy_set_usage(struct vouch_fw_policy *p, int usage)
 			     usage != VOUCH_USAGE_FIRMWARE && usage != VOUCH_USAGE_UNSPECIFIED))
 		return -EINVAL;
 	current(p)->usage = usage;
+	return 0;
+}
+
+/* see vouch/fw.h */
+int vouch_fw_policy_set_mldsa_module_attrs(struct vouch_fw_policy *p, int allow)
+{
+	if (!building(p) || (allow != 0 && allow != 1))
+		return -EINVAL;
+	current(p)->mldsa_module_attrs = allow;
 	return 0;
 }
 
@@ -559,6 +569,20 @@ static int do_usage(struct reader *r, char **w, size_t n)
 	return vouch_fw_policy_set_usage(r->p, usages[v]);
 }
 
+/* "mldsa-module-attrs accept|refuse" */
+static int do_mldsa_module_attrs(struct reader *r, char **w, size_t n)
+{
+	static const char *const names[] = { "refuse", "accept" };
+	int rc = want_args(r, w, n, 1, 1), v;
+
+	if (rc)
+		return rc;
+	v = LOOKUP(w[1], names);
+	if (v < 0)
+		return fail(r, -EBADMSG, "mldsa-module-attrs: accept or refuse");
+	return vouch_fw_policy_set_mldsa_module_attrs(r->p, v);
+}
+
 static int do_max_size(struct reader *r, char **w, size_t n)
 {
 	size_t max;
@@ -669,6 +693,8 @@ static int do_line(struct reader *r, char **w, size_t n)
 		return do_max_size(r, w, n);
 	if (!strcmp(d, "usage"))
 		return do_usage(r, w, n);
+	if (!strcmp(d, "mldsa-module-attrs"))
+		return do_mldsa_module_attrs(r, w, n);
 	if (!strcmp(d, "hash") || !strcmp(d, "signature-alg"))
 		return do_algorithms(r, w, n, d[0] == 'h');
 	if (!strcmp(d, "purpose") || !strcmp(d, "mode") || !strcmp(d, "audit"))

@@ -291,6 +291,19 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_set_purpose(struct vouch_fw_p
 VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_set_usage(struct vouch_fw_policy *p, int usage);
 
 /**
+ * Set whether the current block's module usage (set, or an appended
+ * signature's default) accepts an ML-DSA signer with signed attributes, as
+ * Linux 7.0 does under CONFIG_PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA
+ * (VOUCH_VERIFY_MLDSA_MODULE_ATTRS, vouch/verify.h: the kernel's
+ * scripts/sign-file cannot sign ML-DSA without them with OpenSSL before
+ * 4.0). Off by default, as the kernel's; other algorithms never get it.
+ * @param[in] allow  1 to accept them, 0 to refuse.
+ * @return -EINVAL for another value or a finished policy; otherwise 0.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_set_mldsa_module_attrs(struct vouch_fw_policy *p,
+									  int allow);
+
+/**
  * Add an allow-list entry: a blob whose signed part has this digest (see
  * struct vouch_fw_result) is accepted, signed or not (unless deny-listed).
  * @param[in] alg     &vouch_sha256_alg or &vouch_sha384_alg.

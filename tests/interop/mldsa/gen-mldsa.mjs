@@ -15,7 +15,11 @@
 // 256); fw-bench-mldsa65-{1048576,4194304,67108864}.p7s, the same without
 // signed attributes and without certificates (the signature over the
 // content itself, RFC 9882), for fw-check-mldsa65 and test_fw (4 MiB: the
-// size from which the firmware checker hashes on a second thread).
+// size from which the firmware checker hashes on a second thread);
+// module-mldsa65-attrs.ko, 4096 bytes of that content signed as the kernel's
+// scripts/sign-file signs ML-DSA with OpenSSL < 4.0 (detached, signed
+// attributes contentType and messageDigest over SHA-512, no certificates),
+// for test_fw.
 //
 // The modules are found in $VOUCH_NOBLE_DIR/node_modules (a directory where
 // `npm ci` installed package-lock.json beside this file: tools/test does it,
@@ -608,6 +612,12 @@ if (bench) {
     fs.writeFileSync(path.join(out, `fw-bench-mldsa65-${n}.p7s`),
       signedData(content(n), { signer: 'leaf65', attrs: false, detached: true, certs: false }));
   }
+  // A module as scripts/sign-file signs it with ML-DSA and OpenSSL < 4.0:
+  // detached, no certificates, contentType and messageDigest (SHA-512).
+  const body = content(4096);
+  const sd = signedData(body, { signer: 'leaf65', attrs: 'sha512', detached: true, certs: false });
+  fs.writeFileSync(path.join(out, 'module-mldsa65-attrs.ko'),
+    Buffer.concat([body, sd, moduleTrailer(sd.length)]));
   console.log(`gen-mldsa: the bench inputs in ${out} (seed ${seed})`);
   process.exit(0);
 }
