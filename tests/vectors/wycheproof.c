@@ -186,7 +186,10 @@ static int eddsa_verify(const struct group *grp, const uint8_t *msg, size_t msg_
  * vouch/mldsa.h, the parameter set from the file's algorithm
  * ("ML-DSA-65"). A key of the wrong length must be refused at load with
  * -EBADMSG; that result stands for each of the group's tests (all
- * "invalid"), so the group is run rather than failed.
+ * "invalid"), so the group is run rather than failed. The group's
+ * publicKeyDer goes through vouch/pubkey.h (id-ml-dsa-*, RFC 9881) too: it
+ * must load alike, and every test without a context (X.509 and CMS use the
+ * empty one) must get the same verdict both ways.
  */
 static int mldsa_group_setup(struct group *grp, const cJSON *g)
 {
@@ -215,6 +218,14 @@ static int mldsa_group_setup(struct group *grp, const cJSON *g)
 	if (grp->mldsa_load_rc != 0 && grp->mldsa_load_rc != -EBADMSG)
 		broken_file("ML-DSA key load: %s (%d)", vouch_strerror(grp->mldsa_load_rc),
 			    grp->mldsa_load_rc);
+	raw = vt_hex_decode(key_der_field(g), &raw_len);
+	if (!raw)
+		broken_file("bad hex in the ML-DSA key's DER");
+	if (vouch_pubkey_load_spki(&grp->key, raw, raw_len, 0) != grp->mldsa_load_rc)
+		broken_file("the raw ML-DSA key and its SubjectPublicKeyInfo load differently");
+	free(raw);
+	grp->alg.scheme = param == VOUCH_MLDSA_44 ? VOUCH_SIG_MLDSA44
+			  : param == VOUCH_MLDSA_65 ? VOUCH_SIG_MLDSA65 : VOUCH_SIG_MLDSA87;
 	return 0;
 }
 
@@ -241,6 +252,12 @@ static int mldsa_verify(const struct group *grp, const cJSON *test, const uint8_
 	}
 	*einval_ok = ctx_len > VOUCH_MLDSA_MAX_CONTEXT_LEN;
 	rc = vouch_mldsa_verify(&grp->mldsa, ctx, ctx_len, msg, msg_len, sig, sig_len);
+	if (!cJSON_IsString(ctx_item) &&
+	    vouch_pubkey_verify(&grp->key, &grp->alg, msg, msg_len, sig, sig_len) != rc) {
+		fprintf(stderr, "wycheproof: %s: test %d: vouch/mldsa.h and vouch/pubkey.h disagree\n",
+			current_file, json_int(test, "tcId"));
+		exit(1);
+	}
 	free(ctx);
 	return rc;
 }
