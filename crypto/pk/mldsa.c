@@ -19,6 +19,7 @@
 #include <vouch/mldsa.h>
 #include <vouch/sha3.h>
 
+#include "cpu.h"
 #include "mldsa_internal.h"
 
 /* "MLDS" and "MLDV" as tags that a cleared or never-initialised object lacks. */
@@ -212,6 +213,31 @@ void vouch_mldsa_pointwise_acc(uint32_t acc[N], const uint32_t a[N], const uint3
 {
 	for (unsigned j = 0; j < N; j++)
 		acc[j] = mod_add(acc[j], mont_mul(a[j], b[j]));
+}
+
+/* see mldsa_internal.h */
+void vouch_mldsa_pointwise_sub(uint32_t acc[N], const uint32_t a[N], const uint32_t b[N])
+{
+	for (unsigned j = 0; j < N; j++)
+		acc[j] = mod_sub(acc[j], mont_mul(a[j], b[j]));
+}
+
+const struct vouch_mldsa_poly_ops vouch_mldsa_portable = {
+	.name = "portable",
+	.ntt = vouch_mldsa_ntt,
+	.invntt = vouch_mldsa_invntt,
+	.pointwise_acc = vouch_mldsa_pointwise_acc,
+	.pointwise_sub = vouch_mldsa_pointwise_sub,
+};
+
+/* see mldsa_internal.h */
+const struct vouch_mldsa_poly_ops *vouch_mldsa_ops_select(void)
+{
+#if defined(VOUCH_ACCEL_X86)
+	if (vouch_cpu_features() & VOUCH_CPU_AVX2)
+		return &vouch_mldsa_avx2;
+#endif
+	return &vouch_mldsa_portable;
 }
 
 /*
@@ -424,6 +450,7 @@ static int verify_internal(const struct vouch_mldsa_key *key, const struct mldsa
 	const uint8_t *rho = key->pk, *t1 = key->pk + 32;
 	uint32_t z[MAX_L][N], c[N], acc[N], t[N];
 	uint8_t w1[32 * 6], check[64];
+	const struct vouch_mldsa_poly_ops *ops = vouch_mldsa_ops_select();
 	struct vouch_xof_ctx h;
 	unsigned hint_pos = 0;
 
@@ -433,10 +460,10 @@ static int verify_internal(const struct vouch_mldsa_key *key, const struct mldsa
 	for (unsigned s = 0; s < p->l; s++) {
 		if (z_unpack(z[s], zbytes + (size_t)s * 32 * (p->gamma1_bits + 1), p) != 0)
 			return -1;
-		vouch_mldsa_ntt(z[s]);
+		ops->ntt(z[s]);
 	}
 	sample_in_ball(c, ctilde, p->ctilde_len, p->tau);     /* step 8 */
-	vouch_mldsa_ntt(c);
+	ops->ntt(c);
 
 	/* Step 12: c~' = H(mu || w1Encode(w1'), lambda / 4), absorbed row by
 	 * row as each w1'[r] is made (steps 9-11). */
@@ -448,13 +475,12 @@ static int verify_internal(const struct vouch_mldsa_key *key, const struct mldsa
 		memset(acc, 0, sizeof(acc));
 		for (unsigned s = 0; s < p->l; s++) {
 			expand_a_entry(t, rho, r, s);
-			vouch_mldsa_pointwise_acc(acc, t, z[s]);
+			ops->pointwise_acc(acc, t, z[s]);
 		}
 		t1_unpack(t, t1 + (size_t)r * 320);
-		vouch_mldsa_ntt(t);
-		for (unsigned j = 0; j < N; j++)
-			acc[j] = mod_sub(acc[j], mont_mul(c[j], t[j]));
-		vouch_mldsa_invntt(acc);
+		ops->ntt(t);
+		ops->pointwise_sub(acc, c, t);
+		ops->invntt(acc);
 		/* The hint indices of row r are y[hint_pos .. hint_end), increasing. */
 		for (unsigned j = 0; j < N; j++) {
 			unsigned hint = hint_pos < hint_end && y[hint_pos] == j;

@@ -24,6 +24,32 @@ void vouch_mldsa_invntt(uint32_t w[256]);
 /* acc += a o b 2^-32 (coefficient-wise, mod q), all canonical. */
 void vouch_mldsa_pointwise_acc(uint32_t acc[256], const uint32_t a[256], const uint32_t b[256]);
 
+/* acc -= a o b 2^-32 (coefficient-wise, mod q), all canonical. */
+void vouch_mldsa_pointwise_sub(uint32_t acc[256], const uint32_t a[256], const uint32_t b[256]);
+
+/*
+ * One implementation of the four operations above, with their contract:
+ * canonical residues in and out, so every implementation gives the same
+ * bits. vouch_mldsa_portable is the functions above; vouch_mldsa_avx2
+ * (mldsa_avx2.c, x86-64 builds with accel) runs only where
+ * vouch_mldsa_ops_select() found AVX2.
+ */
+struct vouch_mldsa_poly_ops {
+	const char *name;
+	void (*ntt)(uint32_t w[256]);
+	void (*invntt)(uint32_t w[256]);
+	void (*pointwise_acc)(uint32_t acc[256], const uint32_t a[256], const uint32_t b[256]);
+	void (*pointwise_sub)(uint32_t acc[256], const uint32_t a[256], const uint32_t b[256]);
+};
+
+extern const struct vouch_mldsa_poly_ops vouch_mldsa_portable;
+#if defined(VOUCH_ACCEL_X86)
+extern const struct vouch_mldsa_poly_ops vouch_mldsa_avx2;
+#endif
+
+/* The best implementation for the CPU features now in force (cpu.h). */
+const struct vouch_mldsa_poly_ops *vouch_mldsa_ops_select(void);
+
 /* HintBitUnpack's checks (FIPS 204 Algorithm 21) on the omega + k hint
  * bytes @y of a signature of the set @param (a valid enum
  * vouch_mldsa_param): 0 if they encode a hint, -1 if not. */
