@@ -27,6 +27,7 @@
 
 #include "cpu.h"
 #include "harness.h"
+#include "keccak.h"
 #include "mldsa_internal.h"
 #include "data/mldsa/wycheproof_cases.h"
 
@@ -247,6 +248,68 @@ static void test_avx2_differential(void **state)
 		assert_memory_equal(x, y, sizeof(x));
 		for (unsigned i = 0; i < 256; i++)
 			assert_true(y[i] < Q);
+	}
+}
+
+/* The four-way Keccak-f[1600] is four scalar ones: random states, and
+ * the all-zero and all-ones states. */
+static void test_keccak4x(void **state)
+{
+	uint64_t st4[100], st1[4][25];
+	struct vt_prng p;
+
+	(void)state;
+	if (!(vouch_cpu_features_detected() & VOUCH_CPU_AVX2))
+		skip();
+	vt_prng_seed(&p, "mldsa keccak4x");
+	for (int round = 0; round < 50; round++) {
+		for (unsigned i = 0; i < 25; i++)
+			for (unsigned k = 0; k < 4; k++)
+				st1[k][i] = round == 0 ? 0 : round == 1 ? UINT64_MAX :
+					    vt_prng_next(&p);
+		for (unsigned i = 0; i < 25; i++)
+			for (unsigned k = 0; k < 4; k++)
+				st4[4 * i + k] = st1[k][i];
+		/* Some rounds run the permutation twice, state fed back. */
+		for (int twice = 0; twice <= round % 2; twice++) {
+			vouch_keccak4x_permute(st4);
+			for (unsigned k = 0; k < 4; k++)
+				vouch_keccak_portable.permute(st1[k]);
+		}
+		for (unsigned i = 0; i < 25; i++)
+			for (unsigned k = 0; k < 4; k++)
+				assert_int_equal(st4[4 * i + k], st1[k][i]);
+	}
+}
+
+/* ExpandA four at a time gives the portable entries, for 1 to 4 entries,
+ * random rho, and every nonce byte value at the ends (0, 255). */
+static void test_avx2_expand_a(void **state)
+{
+	static uint32_t x[4][256], y[4][256];
+	uint8_t rho[32];
+	uint16_t nonce[4];
+	struct vt_prng p;
+
+	(void)state;
+	if (!(vouch_cpu_features_detected() & VOUCH_CPU_AVX2))
+		skip();
+	vt_prng_seed(&p, "mldsa expand_a");
+	for (int round = 0; round < 64; round++) {
+		unsigned n = 1 + round % 4;
+
+		vt_prng_fill(&p, rho, sizeof(rho));
+		for (unsigned i = 0; i < 4; i++)
+			nonce[i] = round < 8 ? (uint16_t)(round % 2 ? 0xffff - i : i) :
+				   (uint16_t)vt_prng_next(&p);
+		memset(x, 0, sizeof(x));
+		memset(y, 0, sizeof(y));
+		vouch_mldsa_portable.expand_a(x, rho, nonce, n);
+		vouch_mldsa_avx2.expand_a(y, rho, nonce, n);
+		assert_memory_equal(x, y, sizeof(x));   /* entries >= n untouched */
+		for (unsigned i = 0; i < n; i++)
+			for (unsigned j = 0; j < 256; j++)
+				assert_true(y[i][j] < Q);
 	}
 }
 #endif
@@ -702,6 +765,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_ntt_multiplication),
 #if defined(VOUCH_ACCEL_X86)
 		cmocka_unit_test(test_avx2_differential),
+		cmocka_unit_test(test_keccak4x),
+		cmocka_unit_test(test_avx2_expand_a),
 #endif
 		cmocka_unit_test(test_valid),
 		cmocka_unit_test(test_streaming),

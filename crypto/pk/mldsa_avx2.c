@@ -17,12 +17,18 @@
  * those twiddles are the tables below, in that order. The inverse NTT
  * starts with these three layers.
  *
+ * ExpandA runs four SHAKE128 streams through vouch_keccak4x_permute()
+ * (crypto/hash/keccak_avx2.c) and samples each with the portable
+ * vouch_mldsa_rej_uniform(): the same streams, the same coefficients.
+ *
  * Chosen at run time when CPUID and XGETBV report AVX2.
  * Everything here handles public values.
  */
 #include <immintrin.h>
 #include <stdint.h>
+#include <string.h>
 
+#include "keccak.h"
 #include "mldsa_internal.h"
 
 #define TARGET __attribute__((target("avx2")))
@@ -317,10 +323,60 @@ TARGET static void pointwise_sub_avx2(uint32_t acc[N], const uint32_t a[N], cons
 	}
 }
 
+/*
+ * see mldsa_internal.h: four SHAKE128(rho || s || r) (FIPS 202 §6.2) side
+ * by side. The 34-byte seed fits in the first 168-byte block: lanes 0-3
+ * are rho, lane 4 holds s, r and SHAKE's suffix and first pad bit 0x1f,
+ * lane 20 the last pad bit 0x80 of byte 167. Five blocks of each are
+ * squeezed first (enough almost always), then one more of all four
+ * while any entry is short. Unused streams (n < 4) repeat entry 0's
+ * seed and are dropped.
+ */
+TARGET static void expand_a_avx2(uint32_t a[4][N], const uint8_t rho[32], const uint16_t nonce[4],
+				 unsigned n)
+{
+	uint64_t st[100] = { 0 };
+	uint8_t buf[4][5 * 168];
+	unsigned j[4] = { 0, 0, 0, 0 }, short_any;
+
+	for (unsigned k = 0; k < 4; k++) {
+		uint16_t v = nonce[k < n ? k : 0];
+
+		for (unsigned i = 0; i < 4; i++)
+			st[4 * i + k] = vouch_keccak_load_le64(rho + 8 * i);
+		st[4 * 4 + k] = (uint64_t)v | (uint64_t)0x1f << 16;
+		st[4 * 20 + k] = (uint64_t)0x80 << 56;
+	}
+	for (unsigned b = 0; b < 5; b++) {
+		vouch_keccak4x_permute(st);
+		for (unsigned k = 0; k < 4; k++)
+			for (unsigned i = 0; i < 21; i++)
+				memcpy(buf[k] + 168 * b + 8 * i, &st[4 * i + k], 8);
+	}
+	short_any = 0;
+	for (unsigned k = 0; k < n; k++) {
+		j[k] = vouch_mldsa_rej_uniform(a[k], 0, buf[k], sizeof(buf[k]));
+		short_any |= j[k] < N;
+	}
+	while (short_any) {
+		vouch_keccak4x_permute(st);
+		short_any = 0;
+		for (unsigned k = 0; k < n; k++) {
+			if (j[k] == N)
+				continue;
+			for (unsigned i = 0; i < 21; i++)
+				memcpy(buf[k] + 8 * i, &st[4 * i + k], 8);
+			j[k] = vouch_mldsa_rej_uniform(a[k], j[k], buf[k], 168);
+			short_any |= j[k] < N;
+		}
+	}
+}
+
 const struct vouch_mldsa_poly_ops vouch_mldsa_avx2 = {
 	.name = "avx2",
 	.ntt = ntt_avx2,
 	.invntt = invntt_avx2,
 	.pointwise_acc = pointwise_acc_avx2,
 	.pointwise_sub = pointwise_sub_avx2,
+	.expand_a = expand_a_avx2,
 };

@@ -40,12 +40,23 @@ struct vouch_mldsa_poly_ops {
 	void (*invntt)(uint32_t w[256]);
 	void (*pointwise_acc)(uint32_t acc[256], const uint32_t a[256], const uint32_t b[256]);
 	void (*pointwise_sub)(uint32_t acc[256], const uint32_t a[256], const uint32_t b[256]);
+	/* ExpandA (Algorithm 32): entry i < n (1..4) of @a is A^[r][s] for
+	 * nonce[i] = s | r << 8 (the two bytes after rho in the SHAKE128
+	 * seed), canonical. The AVX2 one runs four SHAKE128 at once. */
+	void (*expand_a)(uint32_t a[4][256], const uint8_t rho[32], const uint16_t nonce[4],
+			 unsigned n);
 };
 
 extern const struct vouch_mldsa_poly_ops vouch_mldsa_portable;
 #if defined(VOUCH_ACCEL_X86)
 extern const struct vouch_mldsa_poly_ops vouch_mldsa_avx2;
 #endif
+
+/* RejNTTPoly's sampling (Algorithm 30, CoeffFromThreeBytes of Algorithm
+ * 14): coefficients a[j], a[j + 1], ... from the 3-byte groups of the
+ * @len bytes at @buf (@len a multiple of 3), until a[255]; returns the
+ * new j (256 when @a is full). */
+unsigned vouch_mldsa_rej_uniform(uint32_t a[256], unsigned j, const uint8_t *buf, size_t len);
 
 /* The best implementation for the CPU features now in force (cpu.h). */
 const struct vouch_mldsa_poly_ops *vouch_mldsa_ops_select(void);
