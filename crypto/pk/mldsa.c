@@ -415,7 +415,8 @@ static void t1_unpack(uint32_t t[N], const uint8_t *in)
  * r - r0 = q - 1 gives r1 = 0 and r0 - 1; a hint moves r1 one step,
  * modulo m = (q - 1) / (2 gamma2), towards r0's side.
  */
-static inline uint32_t use_hint(uint32_t r, unsigned hint, uint32_t gamma2)
+static inline __attribute__((always_inline)) uint32_t use_hint(uint32_t r, unsigned hint,
+								uint32_t gamma2)
 {
 	const uint32_t m = (Q - 1) / (2 * gamma2);
 	uint32_t r0 = r % (2 * gamma2), r1;
@@ -437,6 +438,26 @@ static inline uint32_t use_hint(uint32_t r, unsigned hint, uint32_t gamma2)
 	if (r0_pos)
 		return r1 + 1 == m ? 0 : r1 + 1;
 	return r1 == 0 ? m - 1 : r1 - 1;
+}
+
+/*
+ * UseHint on the 256 coefficients of one row, the row's hint indices
+ * being y[*pos .. end), increasing. Always inlined and called with a
+ * constant gamma2, so that the divisions by 2 gamma2 and m become
+ * multiplications (about a fifth of a verification otherwise).
+ */
+static inline __attribute__((always_inline)) void
+use_hint_row(uint32_t w[N], const uint8_t *y, unsigned *pos, unsigned end, uint32_t gamma2)
+{
+	unsigned hint_pos = *pos;
+
+	for (unsigned j = 0; j < N; j++) {
+		unsigned hint = hint_pos < end && y[hint_pos] == j;
+
+		hint_pos += hint;
+		w[j] = use_hint(w[j], hint, gamma2);
+	}
+	*pos = hint_pos;
 }
 
 /* w1Encode of one polynomial (Algorithm 28: SimpleBitPack with 6 or 4
@@ -504,13 +525,10 @@ static int verify_internal(const struct vouch_mldsa_key *key, const struct mldsa
 		ops->ntt(t);
 		ops->pointwise_sub(acc[r], c, t);
 		ops->invntt(acc[r]);
-		/* The hint indices of row r are y[hint_pos .. hint_end), increasing. */
-		for (unsigned j = 0; j < N; j++) {
-			unsigned hint = hint_pos < hint_end && y[hint_pos] == j;
-
-			hint_pos += hint;
-			acc[r][j] = use_hint(acc[r][j], hint, p->gamma2);
-		}
+		if (p->gamma2 == (Q - 1) / 88)
+			use_hint_row(acc[r], y, &hint_pos, hint_end, (Q - 1) / 88);
+		else
+			use_hint_row(acc[r], y, &hint_pos, hint_end, (Q - 1) / 32);
 		w1_pack(w1, acc[r], p->w1_bits);
 		(void)vouch_xof_absorb(&h, w1, 32 * p->w1_bits);
 	}
