@@ -282,6 +282,51 @@ static void test_keccak4x(void **state)
 	}
 }
 
+/* Rejection sampling eight at a time against the portable loop: every
+ * start j, lengths that are and are not multiples of 24, and candidates
+ * drawn near q so that about half are rejected (also all rejected, all
+ * accepted, and the top bit of the third byte set). */
+static void test_avx2_rej_uniform(void **state)
+{
+	static uint32_t x[256], y[256];
+	uint8_t buf[5 * 168];
+	struct vt_prng p;
+
+	(void)state;
+	if (!(vouch_cpu_features_detected() & VOUCH_CPU_AVX2))
+		skip();
+	vt_prng_seed(&p, "mldsa rej_uniform");
+	for (int round = 0; round < 2000; round++) {
+		unsigned j0 = round < 256 ? (unsigned)round : (unsigned)(vt_prng_next(&p) % 257);
+		size_t len = 3 * (size_t)(vt_prng_next(&p) % (sizeof(buf) / 3 + 1));
+		int kind = round % 4;
+
+		for (size_t i = 0; i < sizeof(buf); i += 3) {
+			uint32_t v = (uint32_t)vt_prng_next(&p);
+
+			if (kind == 0)        /* near q: half rejected */
+				v = Q - 8192 + v % 16384;
+			else if (kind == 1)   /* all rejected */
+				v = Q + v % ((1u << 23) - Q);
+			else if (kind == 2)   /* all accepted */
+				v %= Q;
+			v |= (uint32_t)(vt_prng_next(&p) & 1) << 23;   /* dropped */
+			buf[i] = (uint8_t)v;
+			buf[i + 1] = (uint8_t)(v >> 8);
+			buf[i + 2] = (uint8_t)(v >> 16);
+		}
+		for (unsigned i = 0; i < 256; i++)
+			x[i] = y[i] = 0xdeadbeef;
+		assert_int_equal(vouch_mldsa_rej_uniform(x, j0, buf, len),
+				 vouch_mldsa_rej_uniform_avx2(y, j0, buf, len));
+		/* Both fill the same slots; beyond them the AVX2 one may leave
+		 * scratch, which the next call overwrites. */
+		for (unsigned i = 0; i < 256; i++)
+			if (x[i] != 0xdeadbeef)
+				assert_int_equal(y[i], x[i]);
+	}
+}
+
 /* ExpandA four at a time gives the portable entries, for 1 to 4 entries,
  * random rho, and every nonce byte value at the ends (0, 255). */
 static void test_avx2_expand_a(void **state)
@@ -766,6 +811,7 @@ int main(int argc, char **argv)
 #if defined(VOUCH_ACCEL_X86)
 		cmocka_unit_test(test_avx2_differential),
 		cmocka_unit_test(test_keccak4x),
+		cmocka_unit_test(test_avx2_rej_uniform),
 		cmocka_unit_test(test_avx2_expand_a),
 #endif
 		cmocka_unit_test(test_valid),

@@ -57,6 +57,13 @@ extern const struct vouch_mldsa_poly_ops vouch_mldsa_avx2;
  * @len bytes at @buf (@len a multiple of 3), until a[255]; returns the
  * new j (256 when @a is full). */
 unsigned vouch_mldsa_rej_uniform(uint32_t a[256], unsigned j, const uint8_t *buf, size_t len);
+#if defined(VOUCH_ACCEL_X86)
+/* The same with AVX2 (and POPCNT), same results (mldsa_avx2.c); it may
+ * also write scratch values into a[new j .. 255], which later calls
+ * overwrite. */
+unsigned vouch_mldsa_rej_uniform_avx2(uint32_t a[256], unsigned j, const uint8_t *buf,
+				      size_t len);
+#endif
 
 /* The best implementation for the CPU features now in force (cpu.h). */
 const struct vouch_mldsa_poly_ops *vouch_mldsa_ops_select(void);

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Print the twiddle tables of crypto/pk/mldsa_avx2.c's last three NTT
+"""Print the tables of crypto/pk/mldsa_avx2.c: the twiddles of the last three NTT
 layers (and the inverse's first three), in the order the transposed
 8 x 8 blocks use them: lane k of group g is the block of coefficients
 8 (8 g + k) .. 8 (8 g + k) + 7. Values are zeta^brv8(m) 2^32 mod q as in
 vouch_mldsa_zetas (FIPS 204 Appendix B), negated mod q for the inverse.
-Run: python3 crypto/pk/gen-mldsa-avx2-zetas.py"""
+Then the rejection sampler's table of accepted-lane indices.
+Run: python3 crypto/pk/gen-mldsa-avx2-tables.py"""
 q = 8380417
 
 
@@ -42,3 +43,13 @@ for name, f in (('fwd', fwd), ('inv', inv)):
             print('\t\t' + ', '.join(str(x) for x in v[i:i + 8]) + ',')
         print('\t},')
     print('};')
+
+# Rejection sampling (mldsa_avx2.c's rej_uniform_avx2): for each 8-bit
+# mask of accepted candidates, the indices of the accepted lanes in
+# order, then zeros.
+print('static const uint8_t rej_idx[256][8] = {')
+for m in range(256):
+    idx = [i for i in range(8) if m >> i & 1]
+    idx += [0] * (8 - len(idx))
+    print('\t{ ' + ', '.join(str(i) for i in idx) + ' },')
+print('};')
