@@ -5,7 +5,10 @@
  * single-bit corruptions of signature, key, message and context, the
  * hint encoding rules (Algorithm 21) and the norm bound on z at its
  * boundary through the internal decoders, lengths, and every error path.
- * Wycheproof runs in tests/vectors/wycheproof.c.
+ * The whole group runs once per implementation (portable, then AVX2 where
+ * the CPU has it, pinned through cpu.h's seam), and the AVX2 NTT, inverse
+ * NTT and pointwise products are compared with the portable ones on
+ * random and extreme inputs. Wycheproof runs in tests/vectors/wycheproof.c.
  *
  * The valid signatures are Wycheproof's (tests/data/mldsa/wycheproof_cases.h,
  * made by tests/data/mldsa/gen-test-data.py; provenance there).
@@ -22,7 +25,9 @@
 
 #include <vouch/mldsa.h>
 
+#include "cpu.h"
 #include "harness.h"
+#include "keccak.h"
 #include "mldsa_internal.h"
 #include "data/mldsa/wycheproof_cases.h"
 
@@ -114,9 +119,10 @@ static void test_zetas(void **state)
 }
 
 /* invntt(ntt(a) o ntt(b)) = a b in Z_q[X]/(X^256 + 1), at random values
- * and at the extremes 0 and q - 1. */
+ * and at the extremes 0 and q - 1, on the implementation now selected. */
 static void test_ntt_multiplication(void **state)
 {
+	const struct vouch_mldsa_poly_ops *ops = vouch_mldsa_ops_select();
 	struct vt_prng p;
 	static uint32_t a[256], b[256], want[256], acc[256];
 
@@ -139,17 +145,219 @@ static void test_ntt_multiplication(void **state)
 				else                               /* X^256 = -1 */
 					want[d - 256] = (want[d - 256] + Q - t) % Q;
 			}
-		vouch_mldsa_ntt(a);
-		vouch_mldsa_ntt(b);
+		ops->ntt(a);
+		ops->ntt(b);
 		for (unsigned i = 0; i < 256; i++)
 			assert_true(a[i] < Q && b[i] < Q);
 		memset(acc, 0, sizeof(acc));
-		vouch_mldsa_pointwise_acc(acc, a, b);
-		vouch_mldsa_invntt(acc);
+		ops->pointwise_acc(acc, a, b);
+		ops->invntt(acc);
 		for (unsigned i = 0; i < 256; i++)
 			assert_int_equal(acc[i], want[i]);
+		/* 0 - a b through pointwise_sub is the negation. */
+		memset(acc, 0, sizeof(acc));
+		ops->pointwise_sub(acc, a, b);
+		ops->invntt(acc);
+		for (unsigned i = 0; i < 256; i++)
+			assert_int_equal(acc[i], want[i] ? Q - want[i] : 0);
 	}
 }
+
+/* The selection follows the pinned features: the portable functions when
+ * none, AVX2 when the CPU has it (so each run of the group below really
+ * exercises the path it names). */
+static void test_selection(void **state)
+{
+	const struct vouch_mldsa_poly_ops *ops = vouch_mldsa_ops_select();
+
+	(void)state;
+	if (!(vouch_cpu_features() & VOUCH_CPU_AVX2)) {
+		assert_ptr_equal(ops, &vouch_mldsa_portable);
+		assert_ptr_equal(ops->ntt, vouch_mldsa_ntt);
+		assert_ptr_equal(ops->invntt, vouch_mldsa_invntt);
+		return;
+	}
+#if defined(VOUCH_ACCEL_X86)
+	assert_ptr_equal(ops, &vouch_mldsa_avx2);
+#else
+	assert_ptr_equal(ops, &vouch_mldsa_portable);
+#endif
+}
+
+#if defined(VOUCH_ACCEL_X86)
+/* Fill @w (canonical) in one of several patterns: the extremes 0, 1 and
+ * q - 1 everywhere, alternating, one nonzero, values near q, random. */
+static void fill_poly(uint32_t w[256], int pattern, struct vt_prng *p)
+{
+	for (unsigned i = 0; i < 256; i++) {
+		uint32_t r = (uint32_t)(vt_prng_next(p) % Q);
+
+		switch (pattern) {
+		case 0: w[i] = 0; break;
+		case 1: w[i] = Q - 1; break;
+		case 2: w[i] = 1; break;
+		case 3: w[i] = i & 1 ? Q - 1 : 0; break;
+		case 4: w[i] = i == r % 256 ? Q - 1 : 0; break;
+		case 5: w[i] = Q - 1 - r % 16; break;
+		case 6: w[i] = r % 2 ? Q - 1 : 1; break;
+		default: w[i] = r; break;
+		}
+	}
+}
+
+/* AVX2 against portable, operation by operation, bit for bit. */
+static void test_avx2_differential(void **state)
+{
+	const struct vouch_mldsa_poly_ops *v = &vouch_mldsa_avx2, *s = &vouch_mldsa_portable;
+	static uint32_t a[256], b[256], acc[256], x[256], y[256];
+	struct vt_prng p;
+
+	(void)state;
+	if (!(vouch_cpu_features_detected() & VOUCH_CPU_AVX2))
+		skip();
+	vt_prng_seed(&p, "mldsa avx2");
+	for (int round = 0; round < 400; round++) {
+		int pa = round % 9, pb = (round / 9) % 9;
+
+		fill_poly(a, pa, &p);
+		fill_poly(b, pb, &p);
+		fill_poly(acc, round % 7 == 0 ? 1 : 7, &p);
+
+		memcpy(x, a, sizeof(x));
+		memcpy(y, a, sizeof(y));
+		s->ntt(x);
+		v->ntt(y);
+		assert_memory_equal(x, y, sizeof(x));
+
+		memcpy(x, a, sizeof(x));
+		memcpy(y, a, sizeof(y));
+		s->invntt(x);
+		v->invntt(y);
+		assert_memory_equal(x, y, sizeof(x));
+
+		memcpy(x, acc, sizeof(x));
+		memcpy(y, acc, sizeof(y));
+		s->pointwise_acc(x, a, b);
+		v->pointwise_acc(y, a, b);
+		assert_memory_equal(x, y, sizeof(x));
+
+		memcpy(x, acc, sizeof(x));
+		memcpy(y, acc, sizeof(y));
+		s->pointwise_sub(x, a, b);
+		v->pointwise_sub(y, a, b);
+		assert_memory_equal(x, y, sizeof(x));
+		for (unsigned i = 0; i < 256; i++)
+			assert_true(y[i] < Q);
+	}
+}
+
+/* The four-way Keccak-f[1600] is four scalar ones: random states, and
+ * the all-zero and all-ones states. */
+static void test_keccak4x(void **state)
+{
+	uint64_t st4[100], st1[4][25];
+	struct vt_prng p;
+
+	(void)state;
+	if (!(vouch_cpu_features_detected() & VOUCH_CPU_AVX2))
+		skip();
+	vt_prng_seed(&p, "mldsa keccak4x");
+	for (int round = 0; round < 50; round++) {
+		for (unsigned i = 0; i < 25; i++)
+			for (unsigned k = 0; k < 4; k++)
+				st1[k][i] = round == 0 ? 0 : round == 1 ? UINT64_MAX :
+					    vt_prng_next(&p);
+		for (unsigned i = 0; i < 25; i++)
+			for (unsigned k = 0; k < 4; k++)
+				st4[4 * i + k] = st1[k][i];
+		/* Some rounds run the permutation twice, state fed back. */
+		for (int twice = 0; twice <= round % 2; twice++) {
+			vouch_keccak4x_permute(st4);
+			for (unsigned k = 0; k < 4; k++)
+				vouch_keccak_portable.permute(st1[k]);
+		}
+		for (unsigned i = 0; i < 25; i++)
+			for (unsigned k = 0; k < 4; k++)
+				assert_int_equal(st4[4 * i + k], st1[k][i]);
+	}
+}
+
+/* Rejection sampling eight at a time against the portable loop: every
+ * start j, lengths that are and are not multiples of 24, and candidates
+ * drawn near q so that about half are rejected (also all rejected, all
+ * accepted, and the top bit of the third byte set). */
+static void test_avx2_rej_uniform(void **state)
+{
+	static uint32_t x[256], y[256];
+	uint8_t buf[5 * 168];
+	struct vt_prng p;
+
+	(void)state;
+	if (!(vouch_cpu_features_detected() & VOUCH_CPU_AVX2))
+		skip();
+	vt_prng_seed(&p, "mldsa rej_uniform");
+	for (int round = 0; round < 2000; round++) {
+		unsigned j0 = round < 256 ? (unsigned)round : (unsigned)(vt_prng_next(&p) % 257);
+		size_t len = 3 * (size_t)(vt_prng_next(&p) % (sizeof(buf) / 3 + 1));
+		int kind = round % 4;
+
+		for (size_t i = 0; i < sizeof(buf); i += 3) {
+			uint32_t v = (uint32_t)vt_prng_next(&p);
+
+			if (kind == 0)        /* near q: half rejected */
+				v = Q - 8192 + v % 16384;
+			else if (kind == 1)   /* all rejected */
+				v = Q + v % ((1u << 23) - Q);
+			else if (kind == 2)   /* all accepted */
+				v %= Q;
+			v |= (uint32_t)(vt_prng_next(&p) & 1) << 23;   /* dropped */
+			buf[i] = (uint8_t)v;
+			buf[i + 1] = (uint8_t)(v >> 8);
+			buf[i + 2] = (uint8_t)(v >> 16);
+		}
+		for (unsigned i = 0; i < 256; i++)
+			x[i] = y[i] = 0xdeadbeef;
+		assert_int_equal(vouch_mldsa_rej_uniform(x, j0, buf, len),
+				 vouch_mldsa_rej_uniform_avx2(y, j0, buf, len));
+		/* Both fill the same slots; beyond them the AVX2 one may leave
+		 * scratch, which the next call overwrites. */
+		for (unsigned i = 0; i < 256; i++)
+			if (x[i] != 0xdeadbeef)
+				assert_int_equal(y[i], x[i]);
+	}
+}
+
+/* ExpandA four at a time gives the portable entries, for 1 to 4 entries,
+ * random rho, and every nonce byte value at the ends (0, 255). */
+static void test_avx2_expand_a(void **state)
+{
+	static uint32_t x[4][256], y[4][256];
+	uint8_t rho[32];
+	uint16_t nonce[4];
+	struct vt_prng p;
+
+	(void)state;
+	if (!(vouch_cpu_features_detected() & VOUCH_CPU_AVX2))
+		skip();
+	vt_prng_seed(&p, "mldsa expand_a");
+	for (int round = 0; round < 64; round++) {
+		unsigned n = 1 + round % 4;
+
+		vt_prng_fill(&p, rho, sizeof(rho));
+		for (unsigned i = 0; i < 4; i++)
+			nonce[i] = round < 8 ? (uint16_t)(round % 2 ? 0xffff - i : i) :
+				   (uint16_t)vt_prng_next(&p);
+		memset(x, 0, sizeof(x));
+		memset(y, 0, sizeof(y));
+		vouch_mldsa_portable.expand_a(x, rho, nonce, n);
+		vouch_mldsa_avx2.expand_a(y, rho, nonce, n);
+		assert_memory_equal(x, y, sizeof(x));   /* entries >= n untouched */
+		for (unsigned i = 0; i < n; i++)
+			for (unsigned j = 0; j < 256; j++)
+				assert_true(y[i][j] < Q);
+	}
+}
+#endif
 
 /* Every Wycheproof case verifies, one-shot; the 0-byte context both as
  * NULL and as a non-NULL pointer; a context of 255 bytes. */
@@ -597,8 +805,15 @@ static void test_arguments(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_selection),
 		cmocka_unit_test(test_zetas),
 		cmocka_unit_test(test_ntt_multiplication),
+#if defined(VOUCH_ACCEL_X86)
+		cmocka_unit_test(test_avx2_differential),
+		cmocka_unit_test(test_keccak4x),
+		cmocka_unit_test(test_avx2_rej_uniform),
+		cmocka_unit_test(test_avx2_expand_a),
+#endif
 		cmocka_unit_test(test_valid),
 		cmocka_unit_test(test_streaming),
 		cmocka_unit_test(test_long_message),
@@ -609,6 +824,17 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_lengths),
 		cmocka_unit_test(test_arguments),
 	};
+	int failed = 0;
 
-	return vt_main(argc, argv, "mldsa", tests, sizeof(tests) / sizeof(tests[0]));
+	/* The whole group once per implementation (harness.h). */
+	vt_apply_filter(argc, argv);
+	for (int i = 0; i < vt_impl_count(); i++) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "mldsa (%s)", vt_impl_pin(i));
+		failed += _cmocka_run_group_tests(name, tests, sizeof(tests) / sizeof(tests[0]),
+						  NULL, NULL);
+	}
+	vt_impl_unpin();
+	return failed;
 }

@@ -50,6 +50,14 @@ struct vouch_keccak_impl {
 extern const struct vouch_keccak_impl vouch_keccak_portable;
 #if defined(VOUCH_ACCEL_X86)
 extern const struct vouch_keccak_impl vouch_keccak_bmi2;
+
+/*
+ * Keccak-f[1600] on four independent states at once (keccak_avx2.c):
+ * lane i (0..24, FIPS 202 §3.1.2's x + 5y) of state k (0..3) is
+ * st[4 i + k]. Needs AVX2: call only where vouch_cpu_features() has
+ * VOUCH_CPU_AVX2.
+ */
+void vouch_keccak4x_permute(uint64_t st[100]);
 #endif
 
 /* The best implementation for the features now in force (see cpu.h). */

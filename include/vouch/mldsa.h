@@ -55,12 +55,14 @@
  * The public key is not checked beyond its length: every byte string of
  * the right length decodes to some (rho, t1), as FIPS 204 specifies.
  *
- * Implementation: portable C on public values. Coefficients are kept as
- * canonical residues modulo q = 8380417 in unsigned integers, products
- * use Montgomery reduction with R = 2^32, so no shift of a negative
- * value and no signed overflow can occur. The matrix A^ is expanded one
- * entry at a time as it is used (never stored whole), whole SHAKE128
- * blocks at a time.
+ * Implementation: portable C on public values, and on x86-64 with AVX2
+ * (chosen at run time; VOUCH_NO_ACCEL=1 keeps the portable C) a vector
+ * path with the same results. Coefficients are kept as canonical
+ * residues modulo q = 8380417 in unsigned integers, products use
+ * Montgomery reduction with R = 2^32, so no shift of a negative value and
+ * no signed overflow can occur. The matrix A^ is expanded four entries at
+ * a time as it is used (never stored whole; four SHAKE128 streams side by
+ * side on the AVX2 path), whole SHAKE128 blocks at a time.
  *
  * Constant time: no. Verification handles public values only (key,
  * message, signature); its time depends on them.
