@@ -172,6 +172,8 @@ const OID = {
   contentType: '1.2.840.113549.1.9.3', messageDigest: '1.2.840.113549.1.9.4',
   sha512: '2.16.840.1.101.3.4.2.3', shake256: '2.16.840.1.101.3.4.2.12',
   sha256WithRSA: '1.2.840.113549.1.1.11', rsaEncryption: '1.2.840.113549.1.1.1',
+  ecdsaWithSHA256: '1.2.840.10045.4.3.2', ecPublicKey: '1.2.840.10045.2.1',
+  md5: '1.2.840.113549.2.5', sha1: '1.3.14.3.2.26',
   O: '2.5.4.10', CN: '2.5.4.3', basicConstraints: '2.5.29.19', keyUsage: '2.5.29.15',
 };
 // RFC 9881 section 2 and RFC 9882 section 2: parameters ABSENT.
@@ -191,12 +193,20 @@ function makeKey(kind) {
     const { publicKey, privateKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 3072 });
     return { kind, spki: publicKey.export({ type: 'spki', format: 'der' }), privateKey };
   }
+  if (kind === 'ec') {
+    const { publicKey, privateKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    return { kind, spki: publicKey.export({ type: 'spki', format: 'der' }), privateKey };
+  }
   const { publicKey, secretKey } = SETS[kind].alg.keygen(rand(32, 'keygen'));
   return { kind, pk: Buffer.from(publicKey), sk: secretKey,
     spki: seq(mldsaAlgId(kind), bits(Buffer.from(publicKey))) };
 }
 
 function signWith(key, tbs) {
+  if (key.kind === 'ec') {
+    return { algId: seq(oid(OID.ecdsaWithSHA256)),
+      sig: crypto.sign('sha256', tbs, { key: key.privateKey, dsaEncoding: 'der' }) };
+  }
   if (key.kind === 'rsa') {
     return { algId: seq(oid(OID.sha256WithRSA), tlv(0x05)),
       sig: crypto.sign('sha256', tbs, key.privateKey) };
@@ -247,11 +257,12 @@ function signedData(content, opts) {
     signed = attrs;                         // the DER of the SET OF (RFC 5652 section 5.4)
   }
   const sig = mldsaSign(signer.key.kind, signer.key.sk, signed);
-  const signerInfo = seq(integer([1]), seq(signer.issuerName, signer.serial), digestAlgId(md),
+  const dig = opts.attrs ? md : opts.digestAlg || md;   // without attributes: any, unused
+  const signerInfo = seq(integer([1]), seq(signer.issuerName, signer.serial), digestAlgId(dig),
   ...(attrs ? [Buffer.concat([Buffer.from([0xa0]), attrs.subarray(1)])] : []),
   mldsaAlgId(signer.key.kind), octets(sig));
   const encap = opts.detached ? seq(oid(OID.data)) : seq(oid(OID.data), explicit(0, octets(content)));
-  const sd = seq(integer([1]), set(digestAlgId(md)), encap,
+  const sd = seq(integer([1]), set(digestAlgId(dig)), encap,
     ...(opts.certs ? [tlv(0xa0, signer.der)] : []), set(signerInfo));
   return seq(oid(OID.signedData), explicit(0, sd));
 }
@@ -349,6 +360,10 @@ function certSignatureOk(cert, issuer) {
   if (cert.sigOid === OID.sha256WithRSA && issuer.keyOid === OID.rsaEncryption) {
     const key = crypto.createPublicKey({ key: issuer.spki, format: 'der', type: 'spki' });
     return crypto.verify('sha256', cert.tbs, key, cert.sig);
+  }
+  if (cert.sigOid === OID.ecdsaWithSHA256 && issuer.keyOid === OID.ecPublicKey) {
+    const key = crypto.createPublicKey({ key: issuer.spki, format: 'der', type: 'spki' });
+    return crypto.verify('sha256', cert.tbs, { key, dsaEncoding: 'der' }, cert.sig);
   }
   return false;
 }
@@ -625,6 +640,8 @@ makeCert('root87', 87, null, true);
 makeCert('leaf44', 44, 'root87', false);
 makeCert('rootrsa', 'rsa', null, true);
 makeCert('leaf87', 87, 'rootrsa', false);
+makeCert('rootec', 'ec', null, true);
+makeCert('leaf65ec', 65, 'rootec', false);
 
 const CASES = [
   // Signed attributes, SHA-512 (RFC 9882 section 3.3), each chain.
@@ -639,6 +656,12 @@ const CASES = [
   { name: 'noattr-65-detached', kind: 'noattr', signer: 'leaf65', trust: 'root65', detached: true },
   { name: 'noattr-44-attached', kind: 'noattr', signer: 'leaf44', trust: 'root87' },
   { name: 'noattr-87rsa-attached', kind: 'noattr', signer: 'leaf87', trust: 'rootrsa' },
+  // An ECDSA P-256 root over an ML-DSA-65 leaf.
+  { name: 'attr-sha512-65ec-detached', kind: 'attr', signer: 'leaf65ec', trust: 'rootec', attrs: 'sha512', detached: true },
+  // RFC 9882 section 3.3: without signed attributes the digestAlgorithm is
+  // ignored: MD5 and SHA-1 there change nothing (no -ENOPKG, no SHA-1 rule).
+  { name: 'noattr-65-md5-digest', kind: 'noattr', signer: 'leaf65', trust: 'root65', detached: true, digestAlg: 'md5' },
+  { name: 'noattr-44-sha1-digest', kind: 'noattr', signer: 'leaf44', trust: 'root87', digestAlg: 'sha1' },
   // The certificate from --certs, none in the message.
   { name: 'nocerts-65-detached', kind: 'nocerts', signer: 'leaf65', trust: 'root65', certs: 'leaf65', attrs: 'sha512', detached: true },
   // A keyring that does not hold the chain's root.
