@@ -3,7 +3,8 @@
  * bytes. The input is tried as a SubjectPublicKeyInfo (DER and PEM), as a
  * signature AlgorithmIdentifier, and, when it loads as a key, as the
  * signature over a fixed digest under each scheme (which reaches the
- * ECDSA-Sig-Value reader) and as an Ed25519 signature over itself. Nothing may crash, leak or read out of bounds,
+ * ECDSA-Sig-Value reader) and as a signature of each pure scheme (Ed25519,
+ * ML-DSA) over itself. Nothing may crash, leak or read out of bounds,
  * and the results must keep their documented invariants (abort() if not).
  */
 #include <errno.h>
@@ -22,6 +23,8 @@ static void try_verify(const struct vouch_pubkey *key, const uint8_t *sig, size_
 	static const uint8_t digest[VOUCH_HASH_MAX_LEN];
 	static const int schemes[] = { VOUCH_SIG_RSA_PKCS1, VOUCH_SIG_RSA_PSS, VOUCH_SIG_ECDSA,
 				       VOUCH_SIG_ECDSA_P1363 };
+	static const int pure[] = { VOUCH_SIG_ED25519, VOUCH_SIG_MLDSA44, VOUCH_SIG_MLDSA65,
+				    VOUCH_SIG_MLDSA87 };
 
 	for (size_t i = 0; i < sizeof(schemes) / sizeof(schemes[0]); i++) {
 		struct vouch_sig_alg alg = { schemes[i], &vouch_sha256_alg, &vouch_sha256_alg,
@@ -33,14 +36,20 @@ static void try_verify(const struct vouch_pubkey *key, const uint8_t *sig, size_
 		if (rc != 0 && rc != -EKEYREJECTED && rc != -EBADMSG)
 			abort();
 	}
-	/* Ed25519 signs the message: the input is both message and signature. */
-	{
-		const struct vouch_sig_alg ed = { VOUCH_SIG_ED25519, NULL, NULL, 0 };
-		int rc = vouch_pubkey_verify(key, &ed, sig, sig_len, sig, sig_len);
+	/* The pure schemes sign the message: the input is both message and signature. */
+	for (size_t i = 0; i < sizeof(pure) / sizeof(pure[0]); i++) {
+		const struct vouch_sig_alg alg = { pure[i], NULL, NULL, 0 };
+		int rc = vouch_pubkey_verify(key, &alg, sig, sig_len, sig, sig_len);
 
 		if (rc != 0 && rc != -EKEYREJECTED && rc != -EBADMSG)
 			abort();
 	}
+}
+
+static int is_pure(int scheme)
+{
+	return scheme == VOUCH_SIG_ED25519 || scheme == VOUCH_SIG_MLDSA44 ||
+	       scheme == VOUCH_SIG_MLDSA65 || scheme == VOUCH_SIG_MLDSA87;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -57,9 +66,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (vouch_pubkey_load_pem(&key, (const char *)data, size, 0) == 0)
 		(void)vouch_pubkey_bits(&key);
-	/* A success always names a scheme and, but for pure Ed25519, a hash. */
+	/* A success always names a scheme and, but for the pure ones (Ed25519,
+	 * ML-DSA), a hash. */
 	if (vouch_sig_alg_from_der(&alg, data, size) == 0 &&
-	    (!alg.scheme || !alg.hash != (alg.scheme == VOUCH_SIG_ED25519)))
+	    (!alg.scheme || (alg.hash == NULL) != (is_pure(alg.scheme) != 0)))
 		abort();
 	return 0;
 }
