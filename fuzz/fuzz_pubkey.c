@@ -46,12 +46,6 @@ static void try_verify(const struct vouch_pubkey *key, const uint8_t *sig, size_
 	}
 }
 
-static int is_pure(int scheme)
-{
-	return scheme == VOUCH_SIG_ED25519 || scheme == VOUCH_SIG_MLDSA44 ||
-	       scheme == VOUCH_SIG_MLDSA65 || scheme == VOUCH_SIG_MLDSA87;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct vouch_pubkey key;
@@ -69,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* A success always names a scheme and, but for the pure ones (Ed25519,
 	 * ML-DSA), a hash. */
 	if (vouch_sig_alg_from_der(&alg, data, size) == 0 &&
-	    (!alg.scheme || (alg.hash == NULL) != (is_pure(alg.scheme) != 0)))
+	    (!alg.scheme || (alg.hash == NULL) != (vouch_sig_scheme_is_pure(alg.scheme) != 0)))
 		abort();
 	return 0;
 }

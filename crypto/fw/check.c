@@ -210,11 +210,8 @@ static unsigned scheme_bit(int scheme)
  */
 static bool signs_content(const struct vouch_pkcs7_signer *s)
 {
-	int scheme = vouch_pkcs7_signer_sig_alg(s)->scheme;
-
 	return !vouch_pkcs7_signer_signed_attrs(s, NULL) &&
-	       (scheme == VOUCH_SIG_ED25519 || scheme == VOUCH_SIG_MLDSA44 ||
-		scheme == VOUCH_SIG_MLDSA65 || scheme == VOUCH_SIG_MLDSA87);
+	       vouch_sig_scheme_is_pure(vouch_pkcs7_signer_sig_alg(s)->scheme);
 }
 
 static bool any_signs_content(const struct vouch_pkcs7 *m)

@@ -31,8 +31,7 @@ int vouch_pubkey_load_values(struct vouch_pubkey *key, const uint8_t *root,
  */
 static inline int vouch_sig_alg_signs_message(const struct vouch_sig_alg *alg)
 {
-	return alg && (alg->scheme == VOUCH_SIG_ED25519 || alg->scheme == VOUCH_SIG_MLDSA44 ||
-		       alg->scheme == VOUCH_SIG_MLDSA65 || alg->scheme == VOUCH_SIG_MLDSA87);
+	return alg && vouch_sig_scheme_is_pure(alg->scheme);
 }
 
 /*

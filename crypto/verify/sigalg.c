@@ -51,3 +51,10 @@ const char *vouch_sig_scheme_name(int scheme)
 		return "unknown";
 	return names[scheme];
 }
+
+/* see vouch/alg.h */
+int vouch_sig_scheme_is_pure(int scheme)
+{
+	return scheme == VOUCH_SIG_ED25519 || scheme == VOUCH_SIG_MLDSA44 ||
+	       scheme == VOUCH_SIG_MLDSA65 || scheme == VOUCH_SIG_MLDSA87;
+}

@@ -200,6 +200,16 @@ VOUCH_EXPORT const struct vouch_hash_alg *vouch_hash_alg_by_id(int id);
  */
 VOUCH_EXPORT const char *vouch_sig_scheme_name(int scheme);
 
+/**
+ * Whether a scheme signs the message itself rather than a digest of it
+ * (pure Ed25519, pure ML-DSA): such a signature has no hash, and without
+ * signed attributes no digest of the content can stand for it.
+ *
+ * @param[in] scheme  an enum vouch_sig_scheme value.
+ * @return 1 for VOUCH_SIG_ED25519 and VOUCH_SIG_MLDSA44/65/87, else 0.
+ */
+VOUCH_EXPORT int vouch_sig_scheme_is_pure(int scheme);
+
 #ifdef __cplusplus
 }
 #endif
