@@ -527,10 +527,12 @@ function build(c) {
     edits.push(['content', 'rejected-signature', (m) => flip(m, pick(contentSpan(m)))]);
   }
   if (!c.module && c.certs === undefined) {
-    // A bit of the signer certificate's signatureValue, in the message's copy.
+    // A bit of the last 16 bytes of the signer certificate's signatureValue, in
+    // the message's copy: inside the value whatever signed it (for an ECDSA
+    // issuer, inside s; a flip of its DER structure would be 'malformed').
     const cert = parseCert(PKI[c.signer].der);
-    const at = msg.indexOf(cert.der) + cert.der.length - cert.sig.length;
-    edits.push(['cert', 'rejected-signature', (m) => flip(m, at + randInt(cert.sig.length))]);
+    const end = msg.indexOf(cert.der) + cert.der.length;
+    edits.push(['cert', 'rejected-signature', (m) => flip(m, end - 1 - randInt(16))]);
   }
   if (!c.module) {
     edits.push(['trunc', 'malformed', (m) => m.subarray(0, Math.floor(m.length / 4) +
