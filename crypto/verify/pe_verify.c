@@ -282,8 +282,7 @@ int vouch_pe_verify(const uint8_t *image, size_t len, const struct vouch_keyring
 	r->kr = kr;
 	rc = vouch_pe_parse(image, len, &r->pe);
 	if (rc) {
-		res->rule = rc == -E2BIG ? "the image is larger than PE/COFF can address"
-					 : "not a well-formed PE/COFF image, or bytes its digest would not cover";
+		res->rule = r->pe.error;
 		goto out;
 	}
 	rc = open_sandbox(r, sb, &made);
