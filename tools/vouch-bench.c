@@ -601,20 +601,17 @@ static int setup_pe_verify(void)
 }
 
 static struct vouch_sandbox *sandbox_for(unsigned flags);
-static void sandbox_failed(const char *name, struct vouch_sandbox *sb, int rc);
 
 static void run_pe_verify(const void *figure, size_t size, uint64_t iters)
 {
 	const struct figure *fig = figure;
 	struct vouch_sandbox *sb = sandbox_for(0);
-	int rc = 0;
+	int rc;
 
 	if (size != PE_SIZE) {
 		tool_error("vouch-bench", "%s: the only size is %u", fig->name, PE_SIZE);
 		exit(EXIT_USAGE);
 	}
-	if (!pe_image && (rc = setup_pe_verify()) != 0)
-		sandbox_failed(fig->name, sb, rc);
 	for (uint64_t i = 0; i < iters; i++) {
 		rc = vouch_pe_verify(pe_image, pe_image_len, pe_keyring, NULL, sb, NULL);
 		if (rc) {
@@ -859,6 +856,17 @@ static int prepare(const struct figure *fig)
 			return EXIT_INTERNAL;
 		}
 	}
+	if (fig->run == run_pe_verify) {
+		rc = setup_pe_verify();
+		if (rc == 0)
+			rc = vouch_pe_verify(pe_image, pe_image_len, pe_keyring, NULL, sandbox_for(0),
+					     NULL);
+		if (rc != 0) {
+			tool_error("vouch-bench", "%s: the fixed image does not verify: %s",
+				   fig->name, vouch_strerror(rc));
+			return EXIT_INTERNAL;
+		}
+	}
 	if (fig->run == run_ed25519_verify) {
 		rc = vouch_ed25519_key_load(&ed25519_key, bench_ed25519_pub,
 					    sizeof(bench_ed25519_pub));
@@ -962,7 +970,8 @@ int main(int argc, char **argv)
 		unsigned long long size = strtoull(argv[i], &end, 10);
 
 		size_t max = fig->run == run_hash || fig->run == run_xof ||
-			     fig->run == run_fw_check ? BIG_SIZE : MAX_SIZE;
+			     fig->run == run_fw_check ? BIG_SIZE
+			     : fig->run == run_pe_verify ? PE_SIZE : MAX_SIZE;
 
 		if (*end || size > max) {
 			tool_error("vouch-bench", "size '%s' is not a number up to %zu", argv[i], max);
