@@ -529,7 +529,8 @@ static size_t tlv(uint8_t *out, uint8_t tag, const uint8_t *content, size_t len)
 		out[n++] = (uint8_t)(len >> 8);
 		out[n++] = (uint8_t)len;
 	}
-	memmove(out + n, content, len);
+	if (len)
+		memmove(out + n, content, len);
 	return n + len;
 }
 

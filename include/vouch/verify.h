@@ -97,9 +97,11 @@ enum vouch_verify_usage {
 	 *  content, signed attributes optional, no smimeCapabilities. */
 	VOUCH_USAGE_UNSPECIFIED = 3,
 	/** The kernel's VERIFYING_KEXEC_PE_SIGNATURE: Authenticode content
-	 *  (SpcIndirectDataContent, vouch/pe.h), signed attributes optional,
-	 *  smimeCapabilities allowed. vouch_pe_verify() (vouch/authenticode.h)
-	 *  applies it to every certificate-table entry. */
+	 *  (SpcIndirectDataContent, vouch/pe.h), so signed attributes are
+	 *  required (RFC 5652 for content other than id-data; the kernel's
+	 *  parser: "Authenticode requires AuthAttrs"), smimeCapabilities
+	 *  allowed. vouch_pe_verify() (vouch/authenticode.h) applies it to
+	 *  every certificate-table entry. */
 	VOUCH_USAGE_KEXEC_PE = 4,
 };
 
