@@ -425,7 +425,8 @@ static int verify_pe(struct job *j)
 	if (rc == -ENODATA) {
 		rc = decide(j, -EPERM, "a PE image's Authenticode signature is required", r->label);
 	} else if (rc) {
-		rc = decide(j, rc, pr->rule, r->label);
+		rc = decide(j, rc, pr->rule ? pr->rule : "the image's signatures do not verify",
+			    r->label);
 	} else if ((e = pe_accepted(r, pr, &s)) == NULL) {
 		rc = decide(j, -ENOPKG, "no verified entry's algorithms are accepted by the rule",
 			    r->label);
