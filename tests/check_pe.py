@@ -16,10 +16,10 @@ exit 0) must be each oracle's, unless the case documents that oracle's verdict
 and why: then the oracle must give that verdict (a documented difference that
 no longer shows fails too; a documented None may be either; a difference that
 names versions of the oracle stands for those only). A table of every
-disagreement is printed. `pkcs7verify --pe --json` is checked on the images
-whose number of certificate-table entries the manifest gives: one entry per
-WIN_CERTIFICATE, at its offset, with its verdict, and the image digest
-computed here independently.
+disagreement is printed. `pkcs7verify --pe --json` is checked on a few
+images (JSON_CASES): its verdict, errno and accepted_entry, and one entry per
+WIN_CERTIFICATE, at its offset, with its errno, its signers, its count of
+nested signatures and its image digest, computed here independently.
 
 The unsigned images must be read by `objdump -x` as pei-x86-64 / pei-i386.
 osslsigncode 2.5 (Debian 12) and 2.9 (bookworm-backports) take the same
@@ -155,56 +155,65 @@ def check_json(tool, d, c):
         return ['%s: --json output is not one JSON object (%s): %r'
                 % (name, e, p.stdout[:200])], 0
     fails = []
-    want = {'file', 'verdict', 'rc', 'reason', 'entries'}
+    want = {'verdict', 'errno', 'exit', 'reason', 'entries'}
     if not isinstance(j, dict) or want - set(j):
         return ['%s: --json lacks %s' % (name, sorted(want - set(j or {})))], 0
-    if j['verdict'] != ('verified' if code == 0 else 'refused'):
-        fails.append('%s: --json verdict %r with exit %d' % (name, j['verdict'], code))
+    if j['verdict'] != ('accepted' if code == 0 else 'refused') or j['exit'] != code:
+        fails.append('%s: --json verdict %r exit %r with exit %d'
+                     % (name, j['verdict'], j['exit'], code))
+    if j['errno'] != c['json_errno']:
+        fails.append('%s: --json errno %r, want %r' % (name, j['errno'], c['json_errno']))
     data = open(os.path.join(d, c['image']), 'rb').read()
     offsets = entries_of(data)
-    if len(j['entries']) != c['entries'] or len(offsets) != c['entries']:
-        fails.append('%s: --json has %d entries, the image %d, the manifest %d'
-                     % (name, len(j['entries']), len(offsets), c['entries']))
+    want_n = len(c['json_entries'])
+    if len(j['entries']) != want_n or len(offsets) != want_n or \
+            c['entries'] not in (None, want_n):
+        fails.append('%s: --json has %d entries, the image %d, the manifest %r, want %d'
+                     % (name, len(j['entries']), len(offsets), c['entries'], want_n))
         return fails, 1
-    keys = {'index', 'offset', 'verdict', 'rc', 'reason', 'image_digest', 'signers'}
-    for i, (e, off) in enumerate(zip(j['entries'], offsets)):
+    keys = {'index', 'offset', 'errno', 'rule', 'image_digest', 'signers', 'nested_signatures'}
+    for i, (e, off, (want_errno, nested)) in enumerate(zip(j['entries'], offsets,
+                                                         c['json_entries'])):
         if keys - set(e):
             fails.append('%s: entry %d lacks %s' % (name, i, sorted(keys - set(e))))
             continue
         if e['index'] != i or e['offset'] != off:
             fails.append('%s: entry %d says index %r offset %r, want %d, %d'
                          % (name, i, e['index'], e['offset'], i, off))
-        if e['verdict'] not in ('verified', 'refused'):
-            fails.append('%s: entry %d verdict %r' % (name, i, e['verdict']))
-        alg = norm_alg(e['image_digest'].get('algorithm'))
+        if e['errno'] != want_errno or e['nested_signatures'] != nested:
+            fails.append('%s: entry %d errno %r (%s), %r nested signatures; want %r, %d'
+                         % (name, i, e['errno'], e['rule'], e['nested_signatures'],
+                            want_errno, nested))
+        if not e['signers'] or not all('subject' in s for s in e['signers']):
+            fails.append('%s: entry %d names no signer: %r' % (name, i, e['signers']))
+        alg = norm_alg(e['image_digest'].get('alg'))
         if alg not in ('sha256', 'sha384', 'sha512', 'sha1'):
             fails.append('%s: entry %d image digest algorithm %r'
-                         % (name, i, e['image_digest'].get('algorithm')))
+                         % (name, i, e['image_digest'].get('alg')))
         elif e['image_digest'].get('hex', '').lower() != image_digest(data, alg):
             fails.append('%s: entry %d image digest %s is not the file\'s %s'
                          % (name, i, e['image_digest'].get('hex'), alg))
-    # the entry verdicts the case names
-    for i, v in enumerate(c.get('entry_verdicts') or []):
-        if i < len(j['entries']) and j['entries'][i].get('verdict') != v:
-            fails.append('%s: entry %d verdict %r, want %r (rc %r: %r)'
-                         % (name, i, j['entries'][i].get('verdict'), v,
-                            j['entries'][i].get('rc'), j['entries'][i].get('reason')))
-    if (j['verdict'] == 'verified') != any(e.get('verdict') == 'verified' for e in j['entries']):
-        fails.append('%s: verdict %r but entry verdicts %r'
-                     % (name, j['verdict'], [e.get('verdict') for e in j['entries']]))
+    accepted = [i for i, e in enumerate(j['entries']) if e.get('errno') == '0']
+    if (j['verdict'] == 'accepted') != bool(accepted) or \
+            j.get('accepted_entry') != (accepted[0] if accepted else -1):
+        fails.append('%s: verdict %r, accepted_entry %r, but entries %s verified'
+                     % (name, j['verdict'], j.get('accepted_entry'), accepted))
     return fails, 1
 
 
-# The images whose --json is checked, with each entry's verdict.
+# The images whose --json is checked: the top errno, and each entry's errno
+# and number of nested signatures.
 JSON_CASES = {
-    'unsigned-x64': [],
-    'sb-rsa2048-x64': ['verified'],
-    'os-sha384-p256-x64': ['verified'],
-    'os-nest-x64': ['verified'],
-    'sb-two-x64': ['verified', 'verified'],
-    'sb-two-mixed-x64@root': ['verified', 'refused'],
-    'sb-two-mixed-x64@root2': ['refused', 'verified'],
-    'sb-rsa2048-x64@root2': ['refused'],
+    'unsigned-x64': ('EPERM', []),
+    'sb-rsa2048-x64': ('0', [('0', 0)]),
+    'os-sha384-p256-x64': ('0', [('0', 0)]),
+    'os-nest-x64': ('0', [('0', 1)]),
+    'os-nest-mixed-x64': ('ENOKEY', [('ENOKEY', 1)]),
+    'sb-two-x64': ('0', [('0', 0), ('0', 0)]),
+    'sb-two-mixed-x64@root': ('0', [('0', 0), ('ENOKEY', 0)]),
+    'sb-two-mixed-x64@root2': ('0', [('ENOKEY', 0), ('0', 0)]),
+    'sb-rsa2048-x64@root2': ('ENOKEY', [('ENOKEY', 0)]),
+    'sb-rsa2048-tr4k.text': ('EKEYREJECTED', [('EKEYREJECTED', 0)]),
 }
 
 
@@ -271,14 +280,14 @@ def main():
 
     njson = 0 if tool else len(JSON_CASES)
     by_name = {c['name']: c for c in cases}
-    for name, verdicts in JSON_CASES.items():
+    for name, (top, ents) in JSON_CASES.items():
         c = by_name.get(name)
         if tool is None:
             break
         if c is None:
             fails.append('%s: not in the manifest' % name)
             continue
-        f, n = check_json(tool, d, dict(c, entry_verdicts=verdicts))
+        f, n = check_json(tool, d, dict(c, json_errno=top, json_entries=ents))
         fails += f
         njson += n
 
