@@ -432,6 +432,63 @@ static void test_deny(void **state)
 	vouch_keyring_free(root);
 }
 
+/*
+ * Authenticode's own signed attributes: counted, and refused twice as the
+ * kernel's parser refuses them (dup-statement-x64.efi: gen-dup-attr.py made
+ * it from os-sha384-p256-x64.efi), before the signature is looked at.
+ */
+static void test_authenticode_attrs(void **state)
+{
+	struct vouch_keyring *root = keyring("root.pem");
+	struct image im = load("os-sha384-p256-x64.efi");
+	struct vouch_pe_result res;
+	unsigned opus = 9, statement = 9;
+
+	(void)state;
+	assert_vouch_ok(verify(&im, root, 0, &res));
+	vouch_pkcs7_signer_authenticode_attrs(vouch_pkcs7_signer(res.entries[0].msg, 0), &opus,
+					      &statement);
+	assert_int_equal(opus, 0);             /* osslsigncode writes it only with -n or -i */
+	assert_int_equal(statement, 1);
+	vouch_pe_result_release(&res);
+	free(im.bytes);
+	im = load("dup-statement-x64.efi");
+	assert_vouch_err(verify(&im, root, 0, &res), -EKEYREJECTED);
+	assert_string_equal(res.entries[0].verify.signers[0].rule,
+			    "a signed attribute appears more than once");
+	vouch_pe_result_release(&res);
+	free(im.bytes);
+	vouch_keyring_free(root);
+}
+
+/*
+ * Eight entries naming eight hashes other than SHA-256, in the sandbox (so
+ * SHA-256 is made too while the first parses): nine image digests. Before
+ * the fix the digest cache held eight, and the ninth was written past it
+ * (ASan: heap-buffer-overflow).
+ */
+static void test_many_hashes(void **state)
+{
+	struct vouch_keyring *root = keyring("root.pem");
+	struct image im = load("many-hashes-x64.efi");
+	struct vouch_verify_opts opts = VOUCH_VERIFY_OPTS_INIT;
+	struct vouch_pe_result res;
+
+	(void)state;
+	opts.flags = VOUCH_VERIFY_ALLOW_SHA1;
+	assert_vouch_err(vouch_pe_verify(im.bytes, im.len, root, &opts, NULL, &res), -EKEYREJECTED);
+	assert_int_equal(res.entry_count, VOUCH_PE_MAX_CERTS);
+	for (size_t i = 0; i < res.entry_count; i++) {
+		assert_non_null(res.entries[i].digest_alg);
+		assert_ptr_not_equal(res.entries[i].digest_alg, &vouch_sha256_alg);
+		for (size_t k = 0; k < i; k++)
+			assert_ptr_not_equal(res.entries[i].digest_alg, res.entries[k].digest_alg);
+	}
+	vouch_pe_result_release(&res);
+	free(im.bytes);
+	vouch_keyring_free(root);
+}
+
 /* The same verdicts with the entries parsed in the sandbox. */
 static void test_sandbox_run(void **state)
 {
@@ -597,6 +654,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_every_hashed_byte),
 		cmocka_unit_test(test_table_bytes),
 		cmocka_unit_test(test_deny),
+		cmocka_unit_test(test_authenticode_attrs),
+		cmocka_unit_test(test_many_hashes),
 		cmocka_unit_test(test_sandbox_run),
 		cmocka_unit_test(test_indirect_data),
 	};
