@@ -131,7 +131,7 @@ enum vouch_verify_purpose {
 /**
  * vouch_pe_verify() only: the kernel's verify_pefile() rule, first entry
  * only: the first certificate-table entry decides and the others are not
- * examined (since Linux 6.7, "verify_pefile: relax wrapper length check",
+ * examined (since the 2023 kernel change "verify_pefile: relax wrapper length check",
  * the kernel takes a table of several entries and reads the first; before
  * it refused them). Without the flag any entry that verifies accepts the
  * image (sbverify's rule).
