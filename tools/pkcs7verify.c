@@ -62,6 +62,7 @@ static int read_file_max(const char *path, uint8_t **out, size_t *len, size_t ma
 	if (!f)
 		return -errno;
 	buf = malloc(cap);
+	errno = 0;
 	while (buf) {
 		size_t got = fread(buf + n, 1, cap - n, f);
 
@@ -85,9 +86,11 @@ static int read_file_max(const char *path, uint8_t **out, size_t *len, size_t ma
 		return -ENOMEM;
 	}
 	if (ferror(f)) {
+		int err = errno ? errno : EIO;  /* EISDIR for a directory */
+
 		free(buf);
 		fclose(f);
-		return -EIO;
+		return -err;
 	}
 	fclose(f);
 	*out = buf;
@@ -347,6 +350,8 @@ static const char *errno_name(int rc)
 		{ -EKEYREJECTED, "EKEYREJECTED" }, { -EKEYREVOKED, "EKEYREVOKED" },
 		{ -EKEYEXPIRED, "EKEYEXPIRED" }, { -EPERM, "EPERM" }, { -ENOKEY, "ENOKEY" },
 		{ -EINVAL, "EINVAL" }, { -ENOMEM, "ENOMEM" }, { -ENODATA, "ENODATA" },
+		{ -ECHILD, "ECHILD" }, { -ETIMEDOUT, "ETIMEDOUT" }, { -ENOENT, "ENOENT" },
+		{ -EACCES, "EACCES" }, { -EISDIR, "EISDIR" }, { -EIO, "EIO" },
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -625,9 +630,10 @@ static int load_signature(const struct args *a, struct inputs *in, size_t *sig_l
 	struct vouch_span span;
 	int rc = read_file(a->signature, &in->sig_file, &len);
 
-	*why = a->signature;
-	if (rc)
+	if (rc) {
+		*why = file_reason(in, "cannot read", a->signature);
 		return rc;
+	}
 	if (a->module) {
 		rc = vouch_pkcs7_split_module(in->sig_file, len, &content_len, &span);
 		if (rc) {
@@ -646,6 +652,7 @@ static int load_signature(const struct args *a, struct inputs *in, size_t *sig_l
 		*sig_len = span.len;
 		return 0;
 	}
+	*why = "the signature file is neither DER nor strict PEM";
 	return vouch_pkcs7_decode(in->sig_file, len, a->inform, &in->sig_der, sig_len,
 				  &in->sig_owned);
 }
@@ -684,7 +691,7 @@ static int run_pe(const struct args *a, struct inputs *in, struct vouch_verify_o
 	int rc = read_file_max(a->signature, &in->sig_file, &len, MAX_PE_INPUT);
 
 	if (rc)
-		return finish(a, rc, a->signature, NULL);
+		return finish(a, rc, file_reason(in, "cannot read the image", a->signature), NULL);
 	opts->extra_certs = (const struct vouch_x509_cert *const *)in->extra;
 	opts->extra_count = in->nextra;
 	rc = vouch_pe_verify(in->sig_file, len, in->kr, opts, in->sb, &res);
@@ -730,7 +737,8 @@ static int run(const struct args *a, struct inputs *in)
 	if (rc == 0)
 		rc = load_signature(a, in, &sig_len, &why);
 	if (rc == 0 && a->content) {
-		why = a->content;
+		why = in->content ? "--content with --module: the module is the content"
+				  : file_reason(in, "cannot read the --content file", a->content);
 		rc = in->content ? -EINVAL : read_file(a->content, &in->content, &in->content_len);
 	}
 	/* The sandbox made at the start parses the message, unless --no-sandbox. */
