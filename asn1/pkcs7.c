@@ -86,6 +86,9 @@ static int read_content(struct ctx *c, struct vouch_span encap)
 		return rc;
 	if (vouch_der_span_eq(c->root, msg->content_type, VOUCH_OID_DATA, sizeof(VOUCH_OID_DATA)))
 		msg->content_type_id = VOUCH_CONTENT_DATA;
+	else if (vouch_der_span_eq(c->root, msg->content_type, VOUCH_OID_SPC_INDIRECT_DATA,
+				   sizeof(VOUCH_OID_SPC_INDIRECT_DATA)))
+		msg->content_type_id = VOUCH_CONTENT_SPC_INDIRECT_DATA;
 	if (kids[1].len == 0)
 		return 0;                       /* detached */
 	rc = vouch_der_span_explicit(c->root, kids[1], &inner);
@@ -277,6 +280,20 @@ static int read_signed_attrs(struct ctx *c, struct vouch_span tlv, struct vouch_
 	return rc;
 }
 
+/* Authenticode's nested signatures: counted (each value is a SignedData), not read. */
+static int count_values(struct ctx *c, struct vouch_span set, struct vouch_pkcs7_signer *s)
+{
+	struct vouch_span values[VOUCH_PKCS7_MAX_NESTED];
+	size_t n = 0;
+	int rc = vouch_der_children(c->root, set, values, VOUCH_PKCS7_MAX_NESTED, &n);
+
+	if (rc == -E2BIG)
+		return -EBADMSG;
+	if (rc == 0)
+		s->nested_count += n;
+	return rc;
+}
+
 /*
  * One unsigned Attribute ::= SEQUENCE { attrType OID, attrValues SET OF ANY },
  * BER like the rest of the message outside signedAttrs. Nothing in it is
@@ -285,7 +302,7 @@ static int read_signed_attrs(struct ctx *c, struct vouch_span tlv, struct vouch_
  * that looked for one in either set would take unverified bytes for signed
  * ones (OpenSSL's bad_signtime_attr.cms).
  */
-static int check_unsigned_attr(struct ctx *c, struct vouch_span attr)
+static int check_unsigned_attr(struct ctx *c, struct vouch_span attr, struct vouch_pkcs7_signer *s)
 {
 	static const unsigned tags[2] = { 0x06, 0x31 };
 	struct vouch_span kids[2], oid;
@@ -299,6 +316,9 @@ static int check_unsigned_attr(struct ctx *c, struct vouch_span attr)
 	    vouch_der_span_eq(c->root, oid, OID_ATTR_MESSAGE_DIGEST, sizeof(OID_ATTR_MESSAGE_DIGEST)) ||
 	    vouch_der_span_eq(c->root, oid, OID_ATTR_SIGNING_TIME, sizeof(OID_ATTR_SIGNING_TIME)))
 		return -EBADMSG;
+	if (vouch_der_span_eq(c->root, oid, VOUCH_OID_MS_NESTED_SIGNATURE,
+			      sizeof(VOUCH_OID_MS_NESTED_SIGNATURE)))
+		return count_values(c, kids[1], s);
 	return 0;
 }
 
@@ -308,7 +328,7 @@ static int check_unsigned_attr(struct ctx *c, struct vouch_span attr)
  * Each child takes two bytes at least, which bounds the list whatever the
  * limit.
  */
-static int read_unsigned_attrs(struct ctx *c, struct vouch_span tlv, size_t signed_count)
+static int read_unsigned_attrs(struct ctx *c, struct vouch_span tlv, struct vouch_pkcs7_signer *s)
 {
 	size_t max = c->limits->max_attrs;
 	size_t room = (max < tlv.len / 2 ? max : tlv.len / 2) + 1;
@@ -319,10 +339,10 @@ static int read_unsigned_attrs(struct ctx *c, struct vouch_span tlv, size_t sign
 	if (!attrs)
 		return -ENOMEM;
 	rc = read_set(c->root, tlv, attrs, room, &n);
-	if (rc == 0 && (n == 0 || n > max || signed_count + n > max))
+	if (rc == 0 && (n == 0 || n > max || s->attr_count + n > max))
 		rc = -EBADMSG;                  /* SIZE (1..MAX), and the limit */
 	for (size_t i = 0; rc == 0 && i < n; i++)
-		rc = check_unsigned_attr(c, attrs[i]);
+		rc = check_unsigned_attr(c, attrs[i], s);
 	free(attrs);
 	return rc;
 }
@@ -399,7 +419,7 @@ static int read_signer(struct ctx *c, struct vouch_span whole, struct vouch_pkcs
 		vouch_asn1_sig_value_read(&s->sig_rs, &s->sig_alg_id, c->root, s->signature);
 	if (rc || f[6].len == 0)
 		return rc;
-	rc = read_unsigned_attrs(c, f[6], s->attr_count);
+	rc = read_unsigned_attrs(c, f[6], s);
 	if (rc == 0)
 		s->has_unsigned_attrs = 1;
 	return rc;
@@ -778,6 +798,12 @@ unsigned vouch_pkcs7_signer_signing_time(const struct vouch_pkcs7_signer *s, int
 	if (time)
 		*time = s->signing_time_count ? s->signing_time : 0;
 	return s->signing_time_count;
+}
+
+/* see vouch/pkcs7.h */
+size_t vouch_pkcs7_signer_nested_signatures(const struct vouch_pkcs7_signer *s)
+{
+	return s->nested_count;
 }
 
 /* see vouch/pkcs7.h */

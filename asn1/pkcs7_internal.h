@@ -40,6 +40,7 @@ struct vouch_pkcs7_signer {
 	 */
 	struct vouch_sig_alg_id sig_alg_id;
 	struct vouch_span signature;    /**< the signature value's octets */
+	size_t nested_count;            /**< Authenticode nested signatures in the unsigned attributes */
 	int has_unsigned_attrs;         /**< unsignedAttrs present (none of the
 					      three signed-only types in it) */
 	/** With an ECDSA @ref sig_alg_id: @ref signature split into r and s, or why not. */

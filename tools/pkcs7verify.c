@@ -22,13 +22,15 @@ static const char *prog = "pkcs7verify";
 #define MAX_EXTRA 64
 #define MAX_DENY 256
 #define MAX_INPUT (64u << 20)
+/* A PE image: a kernel with its initramfs inside (a unified kernel image) is large. */
+#define MAX_PE_INPUT (1u << 30)
 
 struct args {
 	const char *trust[MAX_FILES], *certs[MAX_FILES];
 	size_t ntrust, ncerts;
 	const char *content, *deny, *signature;
 	int inform;                    /* enum vouch_pkcs7_format */
-	int module, json, quiet, no_sandbox, strict_trust;
+	int module, pe, json, quiet, no_sandbox, strict_trust;
 	struct vouch_verify_opts opts;
 };
 
@@ -36,19 +38,21 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: %s [--trust FILE|DIR]... [--strict-trust] [--certs FILE]...\n"
-		"          [--content FILE] [--inform auto|der|pem] [--module]\n"
+		"          [--content FILE] [--inform auto|der|pem] [--module | --pe]\n"
+		"          [--pe-first-only]\n"
 		"          [--mldsa-module-attrs]\n"
 		"          [--usage any|module|firmware]\n"
 		"          [--purpose any|codesign] [--check-time[=TIME]] [--deny FILE]\n"
-		"          [--allow-sha1] [--no-sandbox] [--json] [-q] SIGNATURE\n"
-		"Verify a PKCS#7/CMS SignedData SIGNATURE against the --trust certificates.\n"
+		"          [--allow-sha1] [--no-sandbox] [--json] [-q] SIGNATURE|IMAGE\n"
+		"Verify a PKCS#7/CMS SignedData SIGNATURE, or with --pe a PE IMAGE's\n"
+		"Authenticode signatures, against the --trust certificates.\n"
 		"Exit: 0 accepted, 1 rejected, 2 no trusted key, 3 malformed, 4 unsupported,\n"
 		"64 usage, 66 unreadable input, 70 internal. See pkcs7verify(1).\n", prog);
 }
 
 /* ---- Reading files ---- */
 
-static int read_file(const char *path, uint8_t **out, size_t *len)
+static int read_file_max(const char *path, uint8_t **out, size_t *len, size_t max)
 {
 	FILE *f = fopen(path, "rb");
 	size_t cap = 1 << 16, n = 0;
@@ -64,7 +68,7 @@ static int read_file(const char *path, uint8_t **out, size_t *len)
 		n += got;
 		if (n < cap)
 			break;
-		if (cap >= MAX_INPUT) {
+		if (cap >= max) {
 			free(buf);
 			fclose(f);
 			return -E2BIG;
@@ -89,6 +93,11 @@ static int read_file(const char *path, uint8_t **out, size_t *len)
 	*out = buf;
 	*len = n;
 	return 0;
+}
+
+static int read_file(const char *path, uint8_t **out, size_t *len)
+{
+	return read_file_max(path, out, len, MAX_INPUT);
 }
 
 /* ---- Options ---- */
@@ -189,7 +198,8 @@ static int load_deny(const char *path, struct vouch_deny_entry *deny, size_t *co
 
 static int parse_args(int argc, char **argv, struct args *a)
 {
-	enum { O_TRUST = 256, O_STRICT_TRUST, O_CERTS, O_CONTENT, O_INFORM, O_MODULE, O_USAGE, O_PURPOSE,
+	enum { O_TRUST = 256, O_STRICT_TRUST, O_CERTS, O_CONTENT, O_INFORM, O_MODULE, O_PE,
+	       O_PE_FIRST, O_USAGE, O_PURPOSE,
 	       O_TIME, O_DENY, O_SHA1, O_MLDSA_ATTRS, O_JSON, O_NO_SANDBOX, O_HELP };
 	static const struct option longs[] = {
 		{ "trust", required_argument, NULL, O_TRUST },
@@ -198,6 +208,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "content", required_argument, NULL, O_CONTENT },
 		{ "inform", required_argument, NULL, O_INFORM },
 		{ "module", no_argument, NULL, O_MODULE },
+		{ "pe", no_argument, NULL, O_PE },
+		{ "pe-first-only", no_argument, NULL, O_PE_FIRST },
 		{ "usage", required_argument, NULL, O_USAGE },
 		{ "purpose", required_argument, NULL, O_PURPOSE },
 		{ "check-time", optional_argument, NULL, O_TIME },
@@ -247,6 +259,12 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case O_MODULE:
 			a->module = 1;
 			a->opts.usage = VOUCH_USAGE_MODULE;
+			break;
+		case O_PE:
+			a->pe = 1;
+			break;
+		case O_PE_FIRST:
+			a->opts.flags |= VOUCH_VERIFY_PE_FIRST_ONLY;
 			break;
 		case O_USAGE:
 			if (!strcmp(optarg, "any"))
@@ -305,6 +323,15 @@ static int parse_args(int argc, char **argv, struct args *a)
 	}
 	if (optind != argc - 1) {
 		usage(stderr);
+		return EXIT_USAGE;
+	}
+	/* An image carries its signatures and its content: none of these apply. */
+	if (a->pe && (a->module || a->content || a->inform || a->opts.usage)) {
+		tool_error(prog, "--pe takes no --module, --content, --inform or --usage");
+		return EXIT_USAGE;
+	}
+	if (!a->pe && (a->opts.flags & VOUCH_VERIFY_PE_FIRST_ONLY)) {
+		tool_error(prog, "--pe-first-only needs --pe");
 		return EXIT_USAGE;
 	}
 	a->signature = argv[optind];
@@ -388,22 +415,58 @@ static void print_json(int rc, const char *reason, const struct vouch_verify_res
 	fputs("}\n", stdout);
 }
 
-/* The one line on stderr, and the exit code. */
-static int finish(const struct args *a, int rc, const char *reason,
-		  const struct vouch_verify_result *res)
+/* The one line on stderr (what was verified, or why not), and the exit code. */
+static int say(const struct args *a, int rc, const char *reason, const char *detail)
 {
-	if (a->json)
-		print_json(rc, reason, res);
 	if (!a->quiet) {
 		char name[TOOL_ESCAPED_MAX];
 
 		tool_escape(a->signature, name, sizeof(name));
 		if (rc == 0)
-			fprintf(stderr, "%s: %s: verified\n", prog, name);
+			fprintf(stderr, "%s: %s: verified%s\n", prog, name, detail ? detail : "");
 		else
 			tool_error(prog, "%s: %s (%s)", name, reason, vouch_strerror(rc));
 	}
 	return tool_exit_code(rc);
+}
+
+static int finish(const struct args *a, int rc, const char *reason,
+		  const struct vouch_verify_result *res)
+{
+	if (a->json)
+		print_json(rc, reason, res);
+	return say(a, rc, reason, NULL);
+}
+
+/* --pe --json: the verdict and each certificate-table entry with its signers. */
+static void print_pe_json(int rc, const char *reason, const struct vouch_pe_result *res)
+{
+	printf("{\"verdict\":\"%s\",\"errno\":\"%s\",\"exit\":%d,\"reason\":",
+	       rc == 0 ? "accepted" : "refused", errno_name(rc), tool_exit_code(rc));
+	tool_json_string(stdout, reason);
+	printf(",\"accepted_entry\":%d,\"entries\":[", res ? res->accepted_entry : -1);
+	for (size_t i = 0; res && i < res->entry_count; i++) {
+		const struct vouch_pe_entry_result *e = &res->entries[i];
+
+		printf("%s{\"index\":%zu,\"offset\":%zu,\"revision\":%u,\"type\":%u,"
+		       "\"errno\":\"%s\",\"rule\":",
+		       i ? "," : "", i, e->offset, e->revision, e->type, errno_name(e->rc));
+		tool_json_string(stdout, e->rule ? e->rule : "");
+		if (e->digest_len) {
+			printf(",\"image_digest\":{\"alg\":\"%s\",\"hex\":\"", e->digest_alg->name);
+			tool_print_hex(stdout, e->digest, e->digest_len);
+			fputs("\"}", stdout);
+		}
+		printf(",\"page_hashes\":%s,\"nested_signatures\":%zu,\"signers\":[",
+		       e->page_hashes ? "true" : "false", e->nested_signatures);
+		for (size_t k = 0; k < e->verify.signer_count; k++) {
+			if (k)
+				fputc(',', stdout);
+			json_signer(stdout, &e->verify.signers[k]);
+		}
+		fputs("]}", stdout);
+	}
+	fputs("]}\n", stdout);
 }
 
 /* ---- The job ---- */
@@ -600,12 +663,43 @@ static struct vouch_sandbox *start_sandbox(const struct args *a)
 	struct vouch_sandbox *sb = NULL;
 
 	/* With --certs, one worker parses those certificates and the message. */
-	tool_sandbox_opts(&opts, a->ncerts ? 0 : VOUCH_SANDBOX_ONE_SHOT);
+	/* With --pe, one worker parses every certificate-table entry too. */
+	tool_sandbox_opts(&opts, a->ncerts || a->pe ? 0 : VOUCH_SANDBOX_ONE_SHOT);
 	if (a->no_sandbox || vouch_sandbox_new(&sb, &opts) != 0)
 		return NULL;
 	/* A failure to start shows again, and is reported, at the parse. */
 	vouch_sandbox_start(sb);
 	return sb;
+}
+
+/*
+ * --pe: the image's Authenticode signatures (vouch/authenticode.h), each
+ * entry's SignedData parsed by the sandbox made at the start.
+ */
+static int run_pe(const struct args *a, struct inputs *in, struct vouch_verify_opts *opts)
+{
+	static struct vouch_pe_result res;
+	char detail[64] = "";
+	size_t len;
+	int rc = read_file_max(a->signature, &in->sig_file, &len, MAX_PE_INPUT);
+
+	if (rc)
+		return finish(a, rc, a->signature, NULL);
+	opts->extra_certs = (const struct vouch_x509_cert *const *)in->extra;
+	opts->extra_count = in->nextra;
+	rc = vouch_pe_verify(in->sig_file, len, in->kr, opts, in->sb, &res);
+	if (rc == -ENODATA)
+		rc = -EPERM;            /* a signature is required, as for modules */
+	if (a->json)
+		print_pe_json(rc, res.rule, &res);
+	if (rc == 0 && res.entry_count > 1)
+		snprintf(detail, sizeof(detail), " (certificate-table entry %d of %zu)",
+			 res.accepted_entry + 1, res.entry_count);
+	rc = say(a, rc, (rc == -ECHILD || rc == -ETIMEDOUT) && in->sb
+			? tool_sandbox_reason(in->sb, rc, in->reason, sizeof(in->reason)) : res.rule,
+		 detail);
+	vouch_pe_result_release(&res);
+	return rc;
 }
 
 static int run(const struct args *a, struct inputs *in)
@@ -624,6 +718,15 @@ static int run(const struct args *a, struct inputs *in)
 	rc = load_trust(a, in, &why);
 	if (rc == 0)
 		rc = load_certs(a, in, &why);
+	if (rc == 0 && a->pe) {
+		if (a->no_sandbox)
+			opts.flags |= VOUCH_VERIFY_NO_SANDBOX;
+		else if (!in->sb)
+			return finish(a, -ECHILD, "the sandbox could not be made", NULL);
+		opts.deny = in->deny;
+		opts.deny_count = ndeny;
+		return run_pe(a, in, &opts);
+	}
 	if (rc == 0)
 		rc = load_signature(a, in, &sig_len, &why);
 	if (rc == 0 && a->content) {

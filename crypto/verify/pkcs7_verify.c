@@ -208,6 +208,11 @@ static int check_usage(const struct vouch_verify_run *r, const struct vouch_pkcs
 			return decide(out, -EKEYREJECTED,
 				      "smimeCapabilities is not allowed in firmware signatures");
 		return 0;
+	case VOUCH_USAGE_KEXEC_PE:
+		if (vouch_pkcs7_content_type_id(r->msg) != VOUCH_CONTENT_SPC_INDIRECT_DATA)
+			return decide(out, -EKEYREJECTED,
+				      "kexec PE signatures are Authenticode (SpcIndirectDataContent)");
+		return 0;
 	case VOUCH_USAGE_UNSPECIFIED:
 		/* The kernel checks only the content type here; its parser refuses
 		 * smimeCapabilities in every message that is not Authenticode. */

@@ -106,6 +106,8 @@ struct vouch_sig_alg_id {
 enum vouch_content_type {
 	VOUCH_CONTENT_OTHER = 0,    /**< any type but id-data */
 	VOUCH_CONTENT_DATA = 1,     /**< id-data, 1.2.840.113549.1.7.1 */
+	/** Authenticode's SpcIndirectDataContent, 1.3.6.1.4.1.311.2.1.4 (vouch/pe.h) */
+	VOUCH_CONTENT_SPC_INDIRECT_DATA = 2,
 };
 
 /** Public key types of a SubjectPublicKeyInfo (0: none read). */

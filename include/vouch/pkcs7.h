@@ -52,6 +52,8 @@ extern "C" {
 #define VOUCH_PKCS7_MAX_CERTS         32
 #define VOUCH_PKCS7_MAX_SIGNERS       16
 #define VOUCH_PKCS7_MAX_DIGEST_ALGS   16
+/** The most Authenticode nested signatures one signer's unsigned attributes may hold. */
+#define VOUCH_PKCS7_MAX_NESTED        16
 
 /** Limits; vouch_pkcs7_limits_default() gives the defaults shown. */
 struct vouch_pkcs7_limits {
@@ -265,6 +267,13 @@ VOUCH_EXPORT unsigned vouch_pkcs7_signer_signing_time(const struct vouch_pkcs7_s
 						      int64_t *time);
 /** The number of smimeCapabilities attributes signed. */
 VOUCH_EXPORT unsigned vouch_pkcs7_signer_smime_caps(const struct vouch_pkcs7_signer *s);
+/**
+ * The number of Authenticode nested signatures (values of the unsigned
+ * attribute 1.3.6.1.4.1.311.2.4.1, each a SignedData) the signer carries:
+ * counted, never parsed or verified. More than VOUCH_PKCS7_MAX_NESTED in one
+ * attribute makes the message malformed.
+ */
+VOUCH_EXPORT size_t vouch_pkcs7_signer_nested_signatures(const struct vouch_pkcs7_signer *s);
 /** 1 if unsignedAttrs is present (none of the signed-only types in it), else 0. */
 VOUCH_EXPORT int vouch_pkcs7_signer_has_unsigned_attrs(const struct vouch_pkcs7_signer *s);
 

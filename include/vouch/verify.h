@@ -96,6 +96,11 @@ enum vouch_verify_usage {
 	/** The kernel's VERIFYING_UNSPECIFIED_SIGNATURE (e.g. regulatory.db): id-data
 	 *  content, signed attributes optional, no smimeCapabilities. */
 	VOUCH_USAGE_UNSPECIFIED = 3,
+	/** The kernel's VERIFYING_KEXEC_PE_SIGNATURE: Authenticode content
+	 *  (SpcIndirectDataContent, vouch/pe.h), signed attributes optional,
+	 *  smimeCapabilities allowed. vouch_pe_verify() (vouch/authenticode.h)
+	 *  applies it to every certificate-table entry. */
+	VOUCH_USAGE_KEXEC_PE = 4,
 };
 
 /** What the signer certificate must be allowed to do. */
@@ -121,6 +126,14 @@ enum vouch_verify_purpose {
  * any module signature with attributes. Other algorithms never get it.
  */
 #define VOUCH_VERIFY_MLDSA_MODULE_ATTRS 0x20u
+/**
+ * vouch_pe_verify() only: the kernel's verify_pefile() rule, first entry
+ * only. The certificate table must hold exactly one entry (the kernel
+ * refuses a table whose size is not its one entry's, -EBADMSG here) and
+ * only it counts; without the flag any entry that verifies accepts the
+ * image (sbverify's rule).
+ */
+#define VOUCH_VERIFY_PE_FIRST_ONLY 0x40u
 
 /** A SHA-256 on the deny list: of content ("bin:") or of a certificate's TBS ("tbs:"). */
 struct vouch_deny_entry {

@@ -19,9 +19,11 @@
 #include <vouch/pubkey.h>
 #include <vouch/x509.h>
 #include <vouch/pkcs7.h>
+#include <vouch/pe.h>
 #include <vouch/sandbox.h>
 #include <vouch/keyring.h>
 #include <vouch/verify.h>
+#include <vouch/authenticode.h>
 #include <vouch/fw.h>
 #include <vouch/drbg.h>
 #include <vouch/rng.h>
