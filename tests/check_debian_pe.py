@@ -225,9 +225,11 @@ def main():
             (kernel, [ms2011], [], 2, 1),
             (shim, [debian], [], 2, 'blind'),
             (shim, [other], [], 2, 'blind'),
-            # sbverify's rule, too: the first entry, which chains to the 2011 CA only
-            (shim, [ms2011], ['--pe-first-only'], 0, None),
-            (shim, [ms2023], ['--pe-first-only'], 2, None),
+            # the kernel's rule: a table of exactly one entry, which decides;
+            # shim's two entries are malformed there
+            (kernel, [debian], ['--pe-first-only'], 0, None),
+            (grub, [ms2011], ['--pe-first-only'], 2, None),
+            (shim, [ms2011], ['--pe-first-only'], 3, None),
             (kernel_flip, [debian], [], 1, 1),
             (shim_flip, [ms2011], [], 1, 1),
             (kernel_unsigned, [debian], [], 1, 1),
@@ -254,9 +256,10 @@ def main():
                   'sbverify --cert %s %s: exit %d, pkcs7verify %d: same verdict'
                   % (os.path.basename(anchors[0]), os.path.basename(image), sbrc, rc))
 
-        # --json: one object, an entry per WIN_CERTIFICATE, each with the image
+        # --json: one object, an entry per WIN_CERTIFICATE (its file offset),
+        # each with its errno name ("0" when it verified) and the image
         # digest computed here.
-        def json_case(image, anchors, verdict, rc_name, entries):
+        def json_case(image, anchors, verdict, code, errno, entries):
             data = open(image, 'rb').read()
             digest = image_digest(data)
             offsets = entry_offsets(data)
@@ -267,37 +270,37 @@ def main():
             except ValueError:
                 check(False, '%s: stdout is one JSON object (exit %d, %s)' % (what, rc, err))
                 return
-            check(obj.get('file') == image, '%s: file %r' % (what, obj.get('file')))
-            check(obj.get('verdict') == verdict, '%s: verdict %r, want %r'
-                  % (what, obj.get('verdict'), verdict))
-            if rc_name:
-                check(obj.get('rc') == rc_name, '%s: rc %r, want %r' % (what, obj.get('rc'), rc_name))
+            check(obj.get('verdict') == verdict and obj.get('errno') == errno
+                  and obj.get('exit') == code == rc,
+                  '%s: verdict %r errno %r exit %r (process %d), want %r %r %d'
+                  % (what, obj.get('verdict'), obj.get('errno'), obj.get('exit'), rc,
+                     verdict, errno, code))
+            check(bool(obj.get('reason')), '%s: gives a reason' % what)
             got = obj.get('entries') or []
             check(len(got) == len(entries) == len(offsets), '%s: %d entries, want %d'
                   % (what, len(got), len(entries)))
-            for i, (e, (everdict, erc)) in enumerate(zip(got, entries)):
+            for i, (e, eerrno) in enumerate(zip(got, entries)):
                 ew = '%s: entry %d' % (what, i)
                 check(e.get('index') == i and e.get('offset') == offsets[i],
                       '%s: index %r offset %r, want %d at %d'
                       % (ew, e.get('index'), e.get('offset'), i, offsets[i]))
-                check(e.get('verdict') == everdict, '%s: verdict %r, want %r'
-                      % (ew, e.get('verdict'), everdict))
-                if erc:
-                    check(e.get('rc') == erc, '%s: rc %r, want %r' % (ew, e.get('rc'), erc))
+                check(e.get('errno') == eerrno, '%s: errno %r, want %r'
+                      % (ew, e.get('errno'), eerrno))
                 dg = e.get('image_digest') or {}
-                check(str(dg.get('algorithm', '')).lower().replace('-', '') == 'sha256'
-                      and str(dg.get('hex', '')).lower() == digest,
+                check(dg.get('alg') == 'sha256' and dg.get('hex') == digest,
                       '%s: image digest %s %s, computed here sha256 %s'
-                      % (ew, dg.get('algorithm'), dg.get('hex'), digest))
-                check(isinstance(e.get('signers'), list) and len(e['signers']) >= 1,
-                      '%s: lists its signer' % ew)
+                      % (ew, dg.get('alg'), dg.get('hex'), digest))
+                signers = e.get('signers') if isinstance(e.get('signers'), list) else []
+                check(len(signers) >= 1, '%s: lists its signer' % ew)
+                if eerrno == '0':
+                    check(any(sg.get('trusted') is True for sg in signers),
+                          '%s: a signer chains to the keyring' % ew)
 
-        json_case(shim, [ms2011], 'verified', None,
-                  [('verified', None), ('refused', 'ENOKEY')])
-        json_case(shim, [ms2023], 'verified', None,
-                  [('refused', 'ENOKEY'), ('verified', None)])
-        json_case(grub, [ms2011], 'refused', 'ENOKEY', [('refused', 'ENOKEY')])
-        json_case(kernel_flip, [debian], 'refused', 'EKEYREJECTED', [('refused', 'EKEYREJECTED')])
+        json_case(shim, [ms2011], 'accepted', 0, '0', ['0', 'ENOKEY'])
+        json_case(shim, [ms2023], 'accepted', 0, '0', ['ENOKEY', '0'])
+        json_case(kernel, [debian], 'accepted', 0, '0', ['0'])
+        json_case(grub, [ms2011], 'refused', 2, 'ENOKEY', ['ENOKEY'])
+        json_case(kernel_flip, [debian], 'refused', 1, 'EKEYREJECTED', ['EKEYREJECTED'])
 
     if failures:
         print('check_debian_pe: %d failures' % len(failures))
