@@ -46,6 +46,13 @@ static uint32_t le32(const uint8_t *p)
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+/* Refuse the image, saying why in pe->error (a fixed string). */
+static int bad(struct vouch_pe *pe, const char *why)
+{
+	pe->error = why;
+	return -EBADMSG;
+}
+
 /* Whether [off, off + size) lies inside [0, limit); 64-bit sums cannot wrap. */
 static int inside(uint64_t off, uint64_t size, uint64_t limit)
 {
@@ -67,28 +74,32 @@ static int read_headers(const uint8_t *img, size_t len, struct vouch_pe *pe, str
 	uint16_t magic;
 
 	if (len < DOS_E_LFANEW + 4 || img[0] != 'M' || img[1] != 'Z')
-		return -EBADMSG;
+		return bad(pe, "no MS-DOS header (MZ): not a PE image");
 	pe_off = le32(img + DOS_E_LFANEW);
-	if (!inside(pe_off, 4 + COFF_SIZE, len) || memcmp(img + pe_off, "PE\0\0", 4) != 0)
-		return -EBADMSG;
+	if (!inside(pe_off, 4 + COFF_SIZE, len))
+		return bad(pe, "e_lfanew points past the end of the file");
+	if (memcmp(img + pe_off, "PE\0\0", 4) != 0)
+		return bad(pe, "no PE signature at e_lfanew: not a PE image");
 	opt = pe_off + 4 + COFF_SIZE;
 	pe->machine = le16(img + pe_off + 4 + COFF_MACHINE);
 	pe->section_count = le16(img + pe_off + 4 + COFF_SECTION_COUNT);
 	opt_size = le16(img + pe_off + 4 + COFF_OPT_HEADER_SIZE);
-	if (pe->section_count > VOUCH_PE_MAX_SECTIONS || !inside(opt, opt_size, len) || opt_size < 2)
-		return -EBADMSG;
+	if (pe->section_count > VOUCH_PE_MAX_SECTIONS)
+		return bad(pe, "more sections than the PE format allows (96)");
+	if (!inside(opt, opt_size, len) || opt_size < 2)
+		return bad(pe, "the optional header runs past the end of the file");
 	magic = le16(img + opt + OPT_MAGIC);
 	if (magic != PE32_MAGIC && magic != PE32PLUS_MAGIC)
-		return -EBADMSG;
+		return bad(pe, "the optional header is neither PE32 nor PE32+");
 	pe->pe32plus = magic == PE32PLUS_MAGIC;
 	rva_field = pe->pe32plus ? OPT_RVA_COUNT_PE32PLUS : OPT_RVA_COUNT_PE32;
 	if (opt_size < rva_field + 4)
-		return -EBADMSG;
+		return bad(pe, "the optional header is too short for its data directories");
 	rva_count = le32(img + opt + rva_field);
 	dirs = opt + rva_field + 4;
 	/* The directories the header claims must fit in the optional header. */
 	if (rva_count > (opt_size - rva_field - 4) / DIR_ENTRY_SIZE)
-		return -EBADMSG;
+		return bad(pe, "more data directories than the optional header holds");
 	pe->subsystem = le16(img + opt + OPT_SUBSYSTEM);
 	h->size = le32(img + opt + OPT_SIZE_OF_HEADERS);
 	h->checksum = opt + OPT_CHECKSUM;
@@ -101,9 +112,10 @@ static int read_headers(const uint8_t *img, size_t len, struct vouch_pe *pe, str
 		h->cert_size = le32(img + h->cert_dirent + 4);
 	}
 	/* The section table inside the headers, the headers inside the file. */
-	if (!inside(0, h->size, len) ||
-	    !inside(h->sections, pe->section_count * (uint64_t)SECTION_SIZE, h->size))
-		return -EBADMSG;
+	if (!inside(0, h->size, len))
+		return bad(pe, "SizeOfHeaders is past the end of the file");
+	if (!inside(h->sections, pe->section_count * (uint64_t)SECTION_SIZE, h->size))
+		return bad(pe, "the section table runs past SizeOfHeaders");
 	pe->size_of_headers = (size_t)h->size;
 	return 0;
 }
@@ -113,19 +125,24 @@ static int read_headers(const uint8_t *img, size_t len, struct vouch_pe *pe, str
  * SizeOfHeaders on: each starts where the previous one ended. *end is where
  * the last one ends.
  */
-static int read_sections(const uint8_t *img, size_t len, const struct headers *h, size_t count,
-			 uint64_t *end)
+static int read_sections(const uint8_t *img, size_t len, const struct headers *h,
+			 struct vouch_pe *pe, uint64_t *end)
 {
 	uint64_t pos = h->size;
 
-	for (size_t i = 0; i < count; i++) {
+	for (size_t i = 0; i < pe->section_count; i++) {
 		const uint8_t *s = img + h->sections + i * SECTION_SIZE;
 		uint64_t size = le32(s + SECTION_RAW_SIZE), ptr = le32(s + SECTION_RAW_POINTER);
 
 		if (size == 0)
 			continue;               /* no bytes in the file (.bss) */
-		if (ptr != pos || !inside(ptr, size, len))
-			return -EBADMSG;        /* a gap, an overlap, out of order or past the end */
+		if (!inside(ptr, size, len))
+			return bad(pe, "a section's raw data runs past the end of the file");
+		if (ptr > pos)
+			return bad(pe, "bytes between the headers or sections that the "
+				   "Authenticode digest would not cover (a gap)");
+		if (ptr < pos)
+			return bad(pe, "sections overlap, or are not in file order");
 		pos = ptr + size;
 	}
 	*end = pos;
@@ -165,12 +182,14 @@ static int read_cert_table(const uint8_t *img, struct vouch_pe *pe)
 		struct vouch_pe_cert *c;
 		uint64_t entry_len, padded;
 
-		if (pe->cert_count == VOUCH_PE_MAX_CERTS || end - pos < WIN_CERT_HEADER)
-			return -EBADMSG;
+		if (pe->cert_count == VOUCH_PE_MAX_CERTS)
+			return bad(pe, "more certificate-table entries than vouch reads (8)");
+		if (end - pos < WIN_CERT_HEADER)
+			return bad(pe, "the certificate table ends inside an entry's header");
 		entry_len = le32(img + pos);
 		padded = (entry_len + 7) & ~(uint64_t)7;
 		if (entry_len < WIN_CERT_HEADER || padded > end - pos)
-			return -EBADMSG;
+			return bad(pe, "a certificate-table entry's dwLength is not inside the table");
 		c = &pe->certs[pe->cert_count++];
 		c->entry = (struct vouch_span){ (size_t)pos, (size_t)entry_len };
 		c->revision = le16(img + pos + 4);
@@ -211,17 +230,22 @@ static int parse(const uint8_t *img, size_t len, struct vouch_pe *pe)
 	int rc = read_headers(img, len, pe, &h);
 
 	if (rc == 0)
-		rc = read_sections(img, len, &h, pe->section_count, &sections_end);
+		rc = read_sections(img, len, &h, pe, &sections_end);
 	if (rc)
 		return rc;
 	/* The CheckSum and the directory entry come before SizeOfHeaders, in order. */
 	if (h.checksum + 4 > h.size || (h.cert_dirent && h.cert_dirent + DIR_ENTRY_SIZE > h.size))
-		return -EBADMSG;
+		return bad(pe, "SizeOfHeaders ends before the optional header does");
 	if (h.cert_off || h.cert_size) {
 		/* A table at a multiple of 8, after the sections, ending the file. */
-		if (h.cert_size == 0 || h.cert_off % 8 || h.cert_off < sections_end ||
-		    (uint64_t)h.cert_off + h.cert_size != len)
-			return -EBADMSG;
+		if (h.cert_size == 0)
+			return bad(pe, "the certificate table has an offset but no size");
+		if (h.cert_off % 8)
+			return bad(pe, "the certificate table is not at a multiple of 8");
+		if (h.cert_off < sections_end)
+			return bad(pe, "the certificate table overlaps the headers or sections");
+		if ((uint64_t)h.cert_off + h.cert_size != len)
+			return bad(pe, "the certificate table does not end the file");
 		pe->cert_table = (struct vouch_span){ h.cert_off, h.cert_size };
 		hashed_end = h.cert_off;
 		rc = read_cert_table(img, pe);
@@ -242,10 +266,16 @@ int vouch_pe_parse(const uint8_t *image, size_t len, struct vouch_pe *pe)
 	memset(pe, 0, sizeof(*pe));
 	if (!image)
 		return -EINVAL;
-	if (len > VOUCH_PE_MAX_IMAGE)
+	if (len > VOUCH_PE_MAX_IMAGE) {
+		pe->error = "the image is larger than PE/COFF can address (4 GiB)";
 		return -E2BIG;
+	}
 	rc = parse(image, len, pe);
-	if (rc)
+	if (rc) {
+		const char *why = pe->error;
+
 		memset(pe, 0, sizeof(*pe));
+		pe->error = why;
+	}
 	return rc;
 }

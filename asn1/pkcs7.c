@@ -244,6 +244,11 @@ static int read_attribute(struct ctx *c, struct vouch_span attr, struct vouch_pk
 					&s->signing_time);
 	if (vouch_der_span_eq(c->root, oid, OID_ATTR_SMIME_CAPS, sizeof(OID_ATTR_SMIME_CAPS)))
 		s->smime_caps_count++;
+	if (vouch_der_span_eq(c->root, oid, VOUCH_OID_SPC_SP_OPUS_INFO, sizeof(VOUCH_OID_SPC_SP_OPUS_INFO)))
+		s->opus_info_count++;
+	if (vouch_der_span_eq(c->root, oid, VOUCH_OID_SPC_STATEMENT_TYPE,
+			      sizeof(VOUCH_OID_SPC_STATEMENT_TYPE)))
+		s->statement_type_count++;
 	return 0;
 }
 
@@ -798,6 +803,16 @@ unsigned vouch_pkcs7_signer_signing_time(const struct vouch_pkcs7_signer *s, int
 	if (time)
 		*time = s->signing_time_count ? s->signing_time : 0;
 	return s->signing_time_count;
+}
+
+/* see vouch/pkcs7.h */
+void vouch_pkcs7_signer_authenticode_attrs(const struct vouch_pkcs7_signer *s,
+					     unsigned *opus_info, unsigned *statement_type)
+{
+	if (opus_info)
+		*opus_info = s->opus_info_count;
+	if (statement_type)
+		*statement_type = s->statement_type_count;
 }
 
 /* see vouch/pkcs7.h */

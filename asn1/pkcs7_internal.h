@@ -32,6 +32,8 @@ struct vouch_pkcs7_signer {
 	unsigned signing_time_count;    /**< signingTime attributes (and values) seen */
 	int64_t signing_time;           /**< the first one, seconds since the epoch */
 	unsigned smime_caps_count;      /**< smimeCapabilities attributes seen */
+	unsigned opus_info_count;       /**< Authenticode SpcSpOpusInfo attributes seen */
+	unsigned statement_type_count;  /**< Authenticode SpcStatementType attributes seen */
 	struct vouch_span sig_alg;      /**< signatureAlgorithm (whole element) */
 	/**
 	 * What @ref sig_alg says (its status: malformed or not implemented);

@@ -18,11 +18,17 @@
 #include "chain.h"
 #include "sized.h"
 
-/* The image digests made so far, one per hash: entries usually share one. */
+/*
+ * The image digests made so far, one per hash: entries usually share one.
+ * Each entry asks for one hash and the call adds SHA-256 (made while the
+ * first entry parses, and the deny list's), so there are never more than
+ * VOUCH_PE_MAX_CERTS + 1: the image is read at most that many times.
+ */
+#define MAX_DIGESTS (VOUCH_PE_MAX_CERTS + 1)
 struct digests {
 	size_t count;
-	const struct vouch_hash_alg *alg[VOUCH_PE_MAX_CERTS];
-	uint8_t value[VOUCH_PE_MAX_CERTS][VOUCH_HASH_MAX_LEN];
+	const struct vouch_hash_alg *alg[MAX_DIGESTS];
+	uint8_t value[MAX_DIGESTS][VOUCH_HASH_MAX_LEN];
 };
 
 /* One verification: the image, what was read of it, the caller's options. */
@@ -282,8 +288,7 @@ int vouch_pe_verify(const uint8_t *image, size_t len, const struct vouch_keyring
 	r->kr = kr;
 	rc = vouch_pe_parse(image, len, &r->pe);
 	if (rc) {
-		res->rule = rc == -E2BIG ? "the image is larger than PE/COFF can address"
-					 : "not a well-formed PE/COFF image, or bytes its digest would not cover";
+		res->rule = r->pe.error;
 		goto out;
 	}
 	rc = open_sandbox(r, sb, &made);

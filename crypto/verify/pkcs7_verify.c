@@ -145,7 +145,7 @@ static int check_signed_attrs(const struct vouch_verify_run *r, const struct vou
 {
 	struct vouch_hash_ctx ctx;
 	static const uint8_t set_tag = 0x31;
-	unsigned ct_count, md_count;
+	unsigned ct_count, md_count, opus, statement;
 	size_t ct_len, md_len, mct_len, attrs_len;
 	const uint8_t *ct = vouch_pkcs7_signer_content_type(s, &ct_len, &ct_count);
 	const uint8_t *md = vouch_pkcs7_signer_message_digest(s, &md_len, &md_count);
@@ -154,7 +154,9 @@ static int check_signed_attrs(const struct vouch_verify_run *r, const struct vou
 
 	if (!ct_count || !md_count)
 		return decide(out, -EBADMSG, "signed attributes without contentType or messageDigest");
-	if (ct_count > 1 || md_count > 1 || vouch_pkcs7_signer_signing_time(s, NULL) > 1)
+	vouch_pkcs7_signer_authenticode_attrs(s, &opus, &statement);
+	if (ct_count > 1 || md_count > 1 || vouch_pkcs7_signer_signing_time(s, NULL) > 1 ||
+	    opus > 1 || statement > 1)
 		return decide(out, -EKEYREJECTED, "a signed attribute appears more than once");
 	if (!vouch_verify_bytes_equal(ct, ct_len, mct, mct_len))
 		return decide(out, -EBADMSG, "contentType attribute differs from the content's type");
@@ -190,7 +192,14 @@ static int check_usage(const struct vouch_verify_run *r, const struct vouch_pkcs
 {
 	bool is_data = vouch_pkcs7_content_type_id(r->msg) == VOUCH_CONTENT_DATA;
 	bool has_attrs = vouch_pkcs7_signer_signed_attrs(s, NULL) != NULL;
+	unsigned opus, statement;
 
+	/* The kernel's parser takes Authenticode's own attributes only in Authenticode. */
+	vouch_pkcs7_signer_authenticode_attrs(s, &opus, &statement);
+	if ((opus || statement) && r->opts->usage != VOUCH_USAGE_ANY &&
+	    vouch_pkcs7_content_type_id(r->msg) != VOUCH_CONTENT_SPC_INDIRECT_DATA)
+		return decide(out, -EKEYREJECTED,
+			      "Authenticode attributes are allowed only in Authenticode signatures");
 	switch (r->opts->usage) {
 	case VOUCH_USAGE_MODULE:
 		if (has_attrs && mldsa_scheme(out->scheme) &&

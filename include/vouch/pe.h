@@ -94,6 +94,8 @@ struct vouch_pe {
 	struct vouch_span cert_table;
 	size_t cert_count;
 	struct vouch_pe_cert certs[VOUCH_PE_MAX_CERTS];
+	/** After a failure of vouch_pe_parse(): what was wrong, in words (a static string); else NULL. */
+	const char *error;
 };
 
 /**
@@ -105,7 +107,7 @@ struct vouch_pe {
  *
  * @param[in]  image  the image's bytes.
  * @param[in]  len    their length.
- * @param[out] pe     the layout; zeroed on failure.
+ * @param[out] pe     the layout; on failure zeroed but for @ref vouch_pe.error.
  * @return 0; -EINVAL for a NULL argument; -E2BIG for an image longer than
  *         VOUCH_PE_MAX_IMAGE; -EBADMSG for an image that is not PE/COFF or is
  *         malformed: no "MZ" or "PE\0\0", e_lfanew, the optional header, the

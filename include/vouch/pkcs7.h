@@ -274,6 +274,18 @@ VOUCH_EXPORT unsigned vouch_pkcs7_signer_smime_caps(const struct vouch_pkcs7_sig
  * attribute makes the message malformed.
  */
 VOUCH_EXPORT size_t vouch_pkcs7_signer_nested_signatures(const struct vouch_pkcs7_signer *s);
+/**
+ * How many of Authenticode's own signed attributes the signer carries:
+ * SpcSpOpusInfo (1.3.6.1.4.1.311.2.1.12) and SpcStatementType
+ * (1.3.6.1.4.1.311.2.1.11). The verifier refuses either twice, and either
+ * outside Authenticode content under the kernel's usages, as the kernel's
+ * parser does.
+ * @param[out] opus_info       SpcSpOpusInfo attributes (may be NULL).
+ * @param[out] statement_type  SpcStatementType attributes (may be NULL).
+ */
+VOUCH_EXPORT void vouch_pkcs7_signer_authenticode_attrs(const struct vouch_pkcs7_signer *s,
+							 unsigned *opus_info,
+							 unsigned *statement_type);
 /** 1 if unsignedAttrs is present (none of the signed-only types in it), else 0. */
 VOUCH_EXPORT int vouch_pkcs7_signer_has_unsigned_attrs(const struct vouch_pkcs7_signer *s);
 
