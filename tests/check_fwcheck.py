@@ -4,10 +4,12 @@
     check_fwcheck.py FWCHECK FWLOAD DATA_DIR
 
 On the demo tree of tests/data/fw (signed, tampered, unsigned, allowed,
-denied): each exit code, the worst over several names, permissive mode
+denied), and the PE images of signature pe rules: each exit code, the
+worst over several names, permissive mode
 (exit 0, would-be refusals printed), --json, --file with --name, policy
 errors with file:line, usage errors, and the example loader.
 """
+import hashlib
 import json
 import os
 import subprocess
@@ -80,7 +82,7 @@ def main():
         bad = os.path.join(tmp, 'bad.policy')
         open(bad, 'w').write('mode enforce\nsignature maybe\n')
         expect(tool, ['--policy', bad, '--root', tree, 'vouch/signed.bin'], 64, 'bad policy',
-               bad + ':2: signature: none, detached or appended')
+               bad + ':2: signature: none, detached, appended or pe')
         expect(tool, ['--policy', os.path.join(tmp, 'none'), 'x'], 66, 'missing policy')
 
         # --file: the name the rules see.
@@ -149,6 +151,54 @@ def main():
                         'keyring with an unusable certificate', 'accepted')
         if 'item 1 (CERTIFICATE)' not in err or 'not supported' not in err or 'CRL' not in err:
             sys.exit('FAIL keyring notices: %r' % err)
+
+    # signature pe: a PE image's own Authenticode signatures (gen-fw-pe.sh).
+    with tempfile.TemporaryDirectory() as tmp:
+        pe = lambda n: os.path.join(data, n)
+        pol = os.path.join(tmp, 'pe.policy')
+        open(pol, 'w').write('keyring %s\nkeyring %s\nsignature pe\n'
+                             % (pe('pe-signer.pem'), pe('pe-ec-signer.pem')))
+        ecdsa = os.path.join(tmp, 'pe-ecdsa.policy')
+        open(ecdsa, 'w').write(open(pol).read() + 'signature-alg ecdsa\n')
+        expect(tool, ['--policy', pol, '--file', pe('pe-signed.efi')], 0, 'pe signed',
+               'accepted: Authenticode signature verified by CN = vouch fw pe-signer with rsa-pkcs1')
+        tampered = os.path.join(tmp, 'tampered.efi')
+        image = bytearray(open(pe('pe-signed.efi'), 'rb').read())
+        image[0x200 + 100] ^= 1
+        open(tampered, 'wb').write(image)
+        expect(tool, ['--policy', pol, '--file', tampered], 1, 'pe tampered section',
+               'the image digest does not match the signed one')
+        expect(tool, ['--policy', pol, '--file', pe('pe-unsigned.efi')], 1, 'pe unsigned',
+               "a PE image's Authenticode signature is required")
+        expect(tool, ['--policy', pol, '--file', pe('blob.bin')], 3, 'pe: not a PE image')
+        expect(tool, ['--policy', ecdsa, '--file', pe('pe-signed.efi')], 4,
+               'pe: RSA under signature-alg ecdsa', 'algorithms are accepted by the rule')
+        # Two entries: the second, ECDSA, is the one accepted and reported.
+        out, err = expect(tool, ['--policy', ecdsa, '--json', '--file', pe('pe-mixed.efi')], 0,
+                          'pe mixed, ecdsa', '(certificate-table entry 2 of 2)')
+        obj = json.loads(out)
+        if (obj['accepted_entry'] != 1 or obj['entries'] != 2 or obj['signature'] != 'ecdsa' or
+                obj['signers'] != ['CN = vouch fw pe-ec-signer'] or
+                obj['image_digest']['alg'] != 'sha256' or len(obj['image_digest']['hex']) != 64 or
+                obj['digest']['covers'] != 'file' or obj['size'] != obj['signed_size']):
+            sys.exit('FAIL pe json: %r' % obj)
+        out, _ = expect(tool, ['--policy', pol, '--json', '--file', pe('pe-mixed.efi')], 0,
+                        'pe mixed')
+        obj2 = json.loads(out)
+        if obj2['accepted_entry'] != 0 or obj2['signature'] != 'rsa-pkcs1' or \
+                obj2['image_digest'] != obj['image_digest']:
+            sys.exit('FAIL pe json, first entry: %r' % obj2)
+        # The whole file is what a deny entry names, as sha256sum prints it.
+        with open(pe('pe-signed.efi'), 'rb') as f:
+            whole = hashlib.sha256(f.read()).hexdigest()
+        deny = os.path.join(tmp, 'pe-deny.policy')
+        open(deny, 'w').write('deny sha256:%s\n' % whole + open(pol).read())
+        expect(tool, ['--policy', deny, '--file', pe('pe-signed.efi')], 1, 'pe denied',
+               'deny list')
+        out, _ = expect(tool, ['--policy', pol, '--json', '--file', pe('pe-unsigned.efi')], 1,
+                        'pe unsigned json')
+        if 'accepted_entry' in json.loads(out):
+            sys.exit('FAIL pe unsigned json: %r' % out)
 
     # The example loader: accepted blobs loaded, the rest refused.
     code, out, err = run(loader, [policy, os.path.abspath(tree), 'vouch/signed.bin',

@@ -390,6 +390,256 @@ static void test_module_style(void **state)
 	assert_vouch_err(check(text, "x", "blob.bin", "blob.bin.p7s", NULL), -EPERM);
 }
 
+/* ---- signature pe: a PE image's own Authenticode signatures ---- */
+
+/*
+ * The PE fixtures (gen-fw-pe.sh): pe-unsigned.efi is 0x600 bytes, headers
+ * to 0x200 and one section to 0x600; PE32+ with its optional header at
+ * 0x58, so CheckSum is at 0x98 and the certificate table's directory
+ * entry (the fifth) at 0xe8. The signed images append their certificate
+ * table at 0x600.
+ */
+#define PE_CHECKSUM 0x98
+#define PE_CERT_DIR 0xe8
+#define PE_SECTION 0x200
+#define PE_TABLE 0x600
+#define PE_SIGNED "keyring pe-signer.pem\nsignature pe\n"
+#define PE_BOTH "keyring pe-signer.pem\nkeyring pe-ec-signer.pem\nsignature pe\n"
+
+/* The Authenticode SHA-256 of a fixture, made here from the layout above. */
+static void pe_image_digest(const char *blob, uint8_t out[VOUCH_SHA256_LEN])
+{
+	struct vouch_hash_ctx ctx;
+	size_t len;
+	uint8_t *b = fixture(blob, &len);
+
+	assert_true(len >= PE_TABLE);
+	vouch_hash_init(&ctx, &vouch_sha256_alg);
+	vouch_hash_update(&ctx, b, PE_CHECKSUM);
+	vouch_hash_update(&ctx, b + PE_CHECKSUM + 4, PE_CERT_DIR - PE_CHECKSUM - 4);
+	vouch_hash_update(&ctx, b + PE_CERT_DIR + 8, PE_TABLE - PE_CERT_DIR - 8);
+	vouch_hash_final(&ctx, out);
+	free(b);
+}
+
+static void test_pe_accepted(void **state)
+{
+	struct vouch_fw_result res;
+	uint8_t file[VOUCH_SHA256_LEN], image[VOUCH_SHA256_LEN];
+	size_t len;
+	uint8_t *b = fixture("pe-signed.efi", &len);
+
+	(void)state;
+	vouch_hash(&vouch_sha256_alg, b, len, file);
+	free(b);
+	pe_image_digest("pe-signed.efi", image);
+	assert_vouch_ok(check(PE_SIGNED, "efi/a.efi", "pe-signed.efi", NULL, &res));
+	assert_string_equal(res.reason, "Authenticode signature verified");
+	assert_string_equal(res.signer, "CN = vouch fw pe-signer");
+	assert_int_equal(res.signer_scheme, VOUCH_SIG_RSA_PKCS1);
+	assert_true(res.has_pe_entry);
+	assert_int_equal(res.pe_entry, 0);
+	assert_int_equal(res.pe_entry_count, 1);
+	assert_ptr_equal(res.pe_digest_alg, &vouch_sha256_alg);
+	assert_memory_equal(res.pe_digest, image, sizeof(image));
+	/* The lists' digest is the whole file's, certificate table included. */
+	assert_int_equal(res.size, len);
+	assert_int_equal(res.signed_size, len);
+	assert_true(res.has_sha256);
+	assert_memory_equal(res.sha256, file, sizeof(file));
+	assert_false(res.has_file_sha256);
+	/* The usage setting is for PKCS#7 signatures: a pe rule checks kexec PE. */
+	assert_vouch_ok(check("keyring pe-signer.pem\nusage module\nsignature pe\n", "x",
+			      "pe-signed.efi", NULL, NULL));
+	assert_vouch_ok(check(PE_SIGNED "purpose codesign\n", "x", "pe-signed.efi", NULL, NULL));
+	/* The image digest is the one the second entry of pe-mixed.efi signs too. */
+	assert_vouch_ok(check(PE_BOTH, "x", "pe-mixed.efi", NULL, &res));
+	assert_int_equal(res.pe_entry, 0);
+	assert_int_equal(res.pe_entry_count, 2);
+	assert_memory_equal(res.pe_digest, image, sizeof(image));
+}
+
+/*
+ * What the result reports comes from the entry that was accepted: in
+ * pe-mixed.efi entry 0 is RSA by pe-signer, entry 1 ECDSA by pe-ec-signer.
+ * A rule's algorithms choose among the entries that verify; if none of
+ * them is accepted, -ENOPKG, as for a detached signature.
+ */
+static void test_pe_algorithms(void **state)
+{
+	struct vouch_fw_result res;
+
+	(void)state;
+	assert_vouch_ok(check(PE_BOTH "signature-alg ecdsa\n", "x", "pe-mixed.efi", NULL, &res));
+	assert_string_equal(res.signer, "CN = vouch fw pe-ec-signer");
+	assert_int_equal(res.signer_scheme, VOUCH_SIG_ECDSA);
+	assert_int_equal(res.pe_entry, 1);
+	/* Only the second entry's signer is trusted. */
+	assert_vouch_ok(check("keyring pe-ec-signer.pem\nsignature pe\n", "x", "pe-mixed.efi",
+			      NULL, &res));
+	assert_int_equal(res.pe_entry, 1);
+	assert_string_equal(res.signer, "CN = vouch fw pe-ec-signer");
+	/* An RSA-signed image under a rule that excludes RSA. */
+	assert_vouch_err(check(PE_SIGNED "signature-alg ecdsa ed25519\n", "x", "pe-signed.efi", NULL,
+			       &res), -ENOPKG);
+	assert_string_equal(res.reason, "no verified entry's algorithms are accepted by the rule");
+	assert_string_equal(res.signer, "");
+	assert_false(res.has_pe_entry);
+	assert_vouch_err(check(PE_BOTH "signature-alg rsa-pss\n", "x", "pe-mixed.efi", NULL, NULL),
+			 -ENOPKG);
+	/* The one trusted entry verifies with a scheme the rule leaves out. */
+	assert_vouch_err(check("keyring pe-ec-signer.pem\nsignature pe\nsignature-alg rsa-pkcs1\n",
+			       "x", "pe-mixed.efi", NULL, &res), -ENOPKG);
+	assert_string_equal(res.signer, "");
+	/* The image digest's hash (and the signers') must be accepted too. */
+	assert_vouch_err(check(PE_SIGNED "hash sha384 sha512\n", "x", "pe-signed.efi", NULL, NULL),
+			 -ENOPKG);
+	assert_vouch_ok(check(PE_SIGNED "hash sha256\nsignature-alg rsa-pkcs1\n", "x",
+			      "pe-signed.efi", NULL, NULL));
+}
+
+static void test_pe_refusals(void **state)
+{
+	struct vouch_fw_policy *p = policy(PE_SIGNED);
+	struct vouch_fw_result res;
+	size_t len;
+	uint8_t *b = fixture("pe-signed.efi", &len);
+
+	(void)state;
+	/* A byte of the section, of the headers: the image digest no longer matches. */
+	b[PE_SECTION + 100] ^= 0x01;
+	assert_vouch_err(vouch_fw_check_sig(p, "x", b, len, NULL, 0, &res), -EKEYREJECTED);
+	assert_string_equal(res.signer, "");
+	assert_false(res.has_pe_entry);
+	b[PE_SECTION + 100] ^= 0x01;
+	b[0x80] ^= 0x01;
+	assert_vouch_err(vouch_fw_check_sig(p, "x", b, len, NULL, 0, NULL), -EKEYREJECTED);
+	b[0x80] ^= 0x01;
+	/* The checksum is not signed (Authenticode leaves it out). */
+	b[PE_CHECKSUM] ^= 0x01;
+	assert_vouch_ok(vouch_fw_check_sig(p, "x", b, len, NULL, 0, NULL));
+	b[PE_CHECKSUM] ^= 0x01;
+	/* Cut into the certificate table; no table at all. */
+	assert_vouch_err(vouch_fw_check_sig(p, "x", b, len - 8, NULL, 0, NULL), -EBADMSG);
+	assert_vouch_err(vouch_fw_check_sig(p, "x", b, PE_TABLE, NULL, 0, &res), -EBADMSG);
+	/* Not a PE image, or empty. */
+	assert_vouch_err(vouch_fw_check_sig(p, "x", NULL, 0, NULL, 0, &res), -EBADMSG);
+	assert_vouch_err(vouch_fw_check_sig(p, "x", b + PE_SECTION, len - PE_SECTION, NULL, 0, NULL),
+			 -EBADMSG);
+	free(b);
+	vouch_fw_policy_free(p);
+
+	/* Unsigned: a required signature is missing, as for appended. */
+	assert_vouch_err(check(PE_SIGNED, "x", "pe-unsigned.efi", NULL, &res), -EPERM);
+	assert_string_equal(res.reason, "a PE image's Authenticode signature is required");
+	/* No trusted key; and a detached signature does not stand in for the image's. */
+	assert_vouch_err(check("keyring signer.pem\nsignature pe\n", "x", "pe-signed.efi", NULL,
+			       NULL), -ENOKEY);
+	assert_vouch_err(check("keyring signer.pem\nsignature pe\n", "x", "blob.bin",
+			       "blob.bin.p7s", NULL), -EBADMSG);
+	/* Permissive: 0, with the would-be answer. */
+	assert_vouch_ok(check("mode permissive\n" PE_SIGNED, "x", "pe-unsigned.efi", NULL, &res));
+	assert_int_equal(res.verdict, -EPERM);
+	/* Only the rule that says pe reads the image's signatures. */
+	assert_vouch_ok(check(PE_SIGNED "match other/*\nsignature none\n", "other/a.efi",
+			      "pe-unsigned.efi", NULL, NULL));
+}
+
+/*
+ * The lists name the whole file and decide first: a denied signed image is
+ * refused, an allowed unsigned one accepted; an entry made from the
+ * Authenticode digest (the same for the unsigned and the signed image)
+ * allows neither.
+ */
+static void test_pe_lists(void **state)
+{
+	struct vouch_fw_result res;
+	char text[1024], line[256], hexd[2 * VOUCH_SHA256_LEN + 1];
+	uint8_t image[VOUCH_SHA256_LEN];
+
+	(void)state;
+	entry_line(line, sizeof(line), "deny", "pe-signed.efi", &vouch_sha256_alg, NULL);
+	snprintf(text, sizeof(text), "%s" PE_SIGNED, line);
+	assert_vouch_err(check(text, "x", "pe-signed.efi", NULL, &res), -EKEYREVOKED);
+	assert_string_equal(res.signer, "");
+	assert_false(res.has_pe_entry);
+	assert_vouch_ok(check(text, "x", "pe-mixed.efi", NULL, NULL));
+
+	entry_line(line, sizeof(line), "allow", "pe-unsigned.efi", &vouch_sha256_alg, NULL);
+	snprintf(text, sizeof(text), "%s" PE_SIGNED, line);
+	assert_vouch_ok(check(text, "x", "pe-unsigned.efi", NULL, &res));
+	assert_string_equal(res.reason, "the blob's digest is on the allow list");
+	assert_false(res.has_pe_entry);
+
+	pe_image_digest("pe-unsigned.efi", image);
+	for (size_t i = 0; i < sizeof(image); i++)
+		snprintf(hexd + 2 * i, 3, "%02x", image[i]);
+	snprintf(text, sizeof(text), "allow sha256:%s\n" PE_SIGNED, hexd);
+	assert_vouch_err(check(text, "x", "pe-unsigned.efi", NULL, NULL), -EPERM);
+	assert_vouch_ok(check(text, "x", "pe-signed.efi", NULL, &res));
+	assert_string_equal(res.reason, "Authenticode signature verified");
+}
+
+/*
+ * A 4 MiB image: its list digests are made on a second thread while the
+ * image is read for its signatures (none here; then allowed by digest).
+ * Made from pe-unsigned.efi by growing its section.
+ */
+static void test_pe_large(void **state)
+{
+	const size_t big = (size_t)4 << 20;
+	size_t len;
+	uint8_t *small = fixture("pe-unsigned.efi", &len), *b = calloc(1, big);
+	uint8_t md[VOUCH_SHA256_LEN];
+	char text[256], hexd[2 * VOUCH_SHA256_LEN + 1];
+	struct vouch_fw_policy *p;
+	struct vouch_fw_result res;
+	uint32_t raw = (uint32_t)(big - PE_SECTION);
+
+	(void)state;
+	assert_non_null(b);
+	memcpy(b, small, len);
+	free(small);
+	/* The section header's VirtualSize (+8) and SizeOfRawData (+16), at 0x148. */
+	memcpy(b + 0x148 + 8, &raw, 4);
+	memcpy(b + 0x148 + 16, &raw, 4);
+	p = policy(PE_SIGNED);
+	assert_vouch_err(vouch_fw_check_sig(p, "x", b, big, NULL, 0, &res), -EPERM);
+	assert_string_equal(res.reason, "a PE image's Authenticode signature is required");
+	vouch_fw_policy_free(p);
+	vouch_hash(&vouch_sha256_alg, b, big, md);
+	for (size_t i = 0; i < sizeof(md); i++)
+		snprintf(hexd + 2 * i, 3, "%02x", md[i]);
+	snprintf(text, sizeof(text), "allow sha256:%s\n" PE_SIGNED, hexd);
+	p = policy(text);
+	assert_vouch_ok(vouch_fw_check_sig(p, "x", b, big, NULL, 0, &res));
+	assert_memory_equal(res.sha256, md, sizeof(md));
+	vouch_fw_policy_free(p);
+	free(b);
+}
+
+/* In process, as a caller that sets no sandbox has it. */
+static void test_pe_in_process(void **state)
+{
+	struct vouch_fw_policy *p;
+	char err[256], file[512];
+	size_t len;
+	uint8_t *b = fixture("pe-signed.efi", &len);
+
+	(void)state;
+	snprintf(file, sizeof(file), "%s", vt_data("fw/test.policy"));
+	assert_vouch_ok(vouch_fw_policy_new(&p));
+	if (vouch_fw_policy_parse(p, PE_SIGNED, strlen(PE_SIGNED), file, err, sizeof(err)) != 0)
+		fail_msg("policy: %s", err);
+	assert_vouch_ok(vouch_fw_policy_set_sandbox(p, NULL));
+	assert_vouch_ok(vouch_fw_policy_finish(p));
+	assert_vouch_ok(vouch_fw_check_sig(p, "x", b, len, NULL, 0, NULL));
+	b[PE_SECTION] ^= 0x80;
+	assert_vouch_err(vouch_fw_check_sig(p, "x", b, len, NULL, 0, NULL), -EKEYREJECTED);
+	vouch_fw_policy_free(p);
+	free(b);
+}
+
 static void test_permissive(void **state)
 {
 	struct vouch_fw_result res;
@@ -414,7 +664,10 @@ static void test_api_errors(void **state)
 	assert_vouch_ok(vouch_fw_policy_new(&p));
 	/* Not finished: nothing is accepted. */
 	assert_vouch_err(vouch_fw_check(p, "x", sha, 1), -EINVAL);
-	assert_vouch_err(vouch_fw_policy_set_signature(p, 3), -EINVAL);
+	assert_vouch_err(vouch_fw_policy_set_signature(p, 4), -EINVAL);
+	assert_vouch_err(vouch_fw_policy_set_signature(p, -1), -EINVAL);
+	assert_vouch_ok(vouch_fw_policy_set_signature(p, VOUCH_FW_SIG_PE));
+	assert_vouch_ok(vouch_fw_policy_set_signature(p, VOUCH_FW_SIG_NONE));
 	assert_vouch_err(vouch_fw_policy_set_max_size(p, 0), -EINVAL);
 	assert_vouch_err(vouch_fw_policy_set_algorithms(p, 0x80, 0), -EINVAL);
 	assert_vouch_err(vouch_fw_policy_set_algorithms(p, 0, 0x80), -EINVAL);
@@ -448,7 +701,8 @@ static void test_malformed_policies(void **state)
 {
 	static const struct { const char *text, *message; } cases[] = {
 		{ "bogus 1\n", "test.policy:1: unknown directive 'bogus'" },
-		{ "\n# fine\nsignature sometimes\n", "test.policy:3: signature: none, detached or appended" },
+		{ "\n# fine\nsignature sometimes\n",
+		  "test.policy:3: signature: none, detached, appended or pe" },
 		{ "signature\n", "test.policy:1: 'signature' takes 1 argument" },
 		{ "max-size 0\n", "test.policy:1: max-size" },
 		{ "max-size 3G\n", "test.policy:1: max-size" },
@@ -1301,6 +1555,12 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_allow_and_deny),
 		cmocka_unit_test(test_sizes_and_blocks),
 		cmocka_unit_test(test_module_style),
+		cmocka_unit_test(test_pe_accepted),
+		cmocka_unit_test(test_pe_algorithms),
+		cmocka_unit_test(test_pe_refusals),
+		cmocka_unit_test(test_pe_lists),
+		cmocka_unit_test(test_pe_large),
+		cmocka_unit_test(test_pe_in_process),
 		cmocka_unit_test(test_permissive),
 		cmocka_unit_test(test_api_errors),
 		cmocka_unit_test(test_malformed_policies),

@@ -142,6 +142,14 @@ static void print_json(const char *name, const struct vouch_fw_result *r)
 		tool_print_hex(stdout, r->file_sha256, sizeof(r->file_sha256));
 		fputs("\"}", stdout);
 	}
+	/* signature pe: the certificate-table entry that was accepted (0 first). */
+	if (r->has_pe_entry) {
+		printf(",\"accepted_entry\":%zu,\"entries\":%zu,\"image_digest\":{\"alg\":\"%s\","
+		       "\"covers\":\"authenticode\",\"hex\":\"", r->pe_entry, r->pe_entry_count,
+		       r->pe_digest_alg->name);
+		tool_print_hex(stdout, r->pe_digest, r->pe_digest_alg->digest_len);
+		fputs("\"}", stdout);
+	}
 	fputs("}\n", stdout);
 }
 
@@ -155,7 +163,7 @@ static void print_line(const struct args *a, const char *name, const struct vouc
 {
 	char n[SHOWN_MAX], why[SHOWN_MAX], rule[SHOWN_MAX], signer[SHOWN_MAX];
 	char digest[4 * VOUCH_SHA256_LEN + 64] = "", d1[2 * VOUCH_SHA256_LEN + 1],
-	     d2[2 * VOUCH_SHA256_LEN + 1];
+	     d2[2 * VOUCH_SHA256_LEN + 1], entry[64] = "";
 
 	if (a->quiet)
 		return;
@@ -169,13 +177,17 @@ static void print_line(const struct args *a, const char *name, const struct vouc
 			snprintf(digest, sizeof(digest), "; sha256:%s", d1);
 		}
 	}
+	/* As pkcs7verify --pe says it: which of several entries was accepted. */
+	if (r->has_pe_entry && r->pe_entry_count > 1)
+		snprintf(entry, sizeof(entry), " (certificate-table entry %zu of %zu)",
+			 r->pe_entry + 1, r->pe_entry_count);
 	shown(n, name);
 	shown(why, r->reason);
 	if (r->verdict == 0)
-		fprintf(stderr, "%s: %s: accepted: %s%s%s%s%s%s\n", prog, n, why,
+		fprintf(stderr, "%s: %s: accepted: %s%s%s%s%s%s%s\n", prog, n, why,
 			r->signer[0] ? " by " : "", shown(signer, r->signer),
 			r->signer[0] ? " with " : "",
-			r->signer[0] ? vouch_sig_scheme_name(r->signer_scheme) : "", digest);
+			r->signer[0] ? vouch_sig_scheme_name(r->signer_scheme) : "", entry, digest);
 	else
 		tool_error(prog, "%s: %s: %s (%s)%s%s%s%s", n,
 			   r->rc == 0 ? "would be refused" : "refused", why,

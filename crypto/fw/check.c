@@ -12,6 +12,12 @@
  * that on two cores its parse overlaps the hash; a signer whose digest
  * algorithm was not in that pass (neither SHA-256 nor a list's SHA-384)
  * costs a second pass over the blob.
+ *
+ * A PE image under a `signature pe` rule costs two passes: the lists'
+ * SHA-256 of the whole file, and vouch_pe_verify()'s Authenticode digest
+ * (the file without its checksum and certificate table), which cannot be
+ * derived from the other. For a large image the first runs on a second
+ * thread while the second is made, so that the slower one sets the pace.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -20,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <vouch/authenticode.h>
 #include <vouch/error.h>
 #include <vouch/fw.h>
 #include <vouch/pkcs7.h>
@@ -299,6 +306,16 @@ static const struct fw_entry *list_find(const struct job *j, const struct fw_lis
 	return NULL;
 }
 
+/*
+ * Whether the rule accepts a signer's algorithms: its scheme, and its
+ * digest algorithm unless it has none (a pure scheme signing the content).
+ */
+static bool rule_accepts(const struct fw_rule *r, const struct vouch_verify_signer *s)
+{
+	return (!s->digest_alg || (hash_bit(s->digest_alg) & r->hashes)) &&
+	       (scheme_bit(s->scheme) & r->sigalgs);
+}
+
 /* The trusted signer that made the verifier accept, or NULL. */
 static const struct vouch_verify_signer *accepting(const struct vouch_verify_result *v)
 {
@@ -341,8 +358,7 @@ static int verify(struct job *j, const struct vouch_hash_alg *alg)
 		rc = -ENOPKG;
 	if (rc) {
 		rc = decide(j, rc, v->rule ? v->rule : "no signer uses an accepted hash", r->label);
-	} else if (!(s = accepting(v)) || (s->digest_alg && !(hash_bit(s->digest_alg) & r->hashes)) ||
-		   !(scheme_bit(s->scheme) & r->sigalgs)) {
+	} else if (!(s = accepting(v)) || !rule_accepts(r, s)) {
 		rc = decide(j, -ENOPKG, "the signer's algorithm is not accepted by the rule",
 			    r->label);
 	} else {
@@ -352,6 +368,81 @@ static int verify(struct job *j, const struct vouch_hash_alg *alg)
 		rc = decide(j, 0, "signature verified", r->label);
 	}
 	free(v);
+	return rc;
+}
+
+/*
+ * The entry a `signature pe` rule accepts: the first that verifies with a
+ * trusted signer whose algorithms, and whose image digest's hash, the rule
+ * accepts. Sets *signer to that signer; NULL if there is none.
+ */
+static const struct vouch_pe_entry_result *pe_accepted(const struct fw_rule *r,
+						       const struct vouch_pe_result *pr,
+						       const struct vouch_verify_signer **signer)
+{
+	for (size_t i = 0; i < pr->entry_count; i++) {
+		const struct vouch_pe_entry_result *e = &pr->entries[i];
+
+		if (e->rc || !e->digest_alg || !(hash_bit(e->digest_alg) & r->hashes))
+			continue;
+		for (size_t k = 0; k < e->verify.signer_count; k++) {
+			const struct vouch_verify_signer *s = &e->verify.signers[k];
+
+			if (s->rc == 0 && s->trusted && rule_accepts(r, s)) {
+				*signer = s;
+				return e;
+			}
+		}
+	}
+	*signer = NULL;
+	return NULL;
+}
+
+/*
+ * signature pe: the image's own Authenticode signatures, checked by
+ * vouch_pe_verify() in the policy's sandbox (or in process, if the caller
+ * chose so), which makes the image digest itself.
+ */
+static int verify_pe(struct job *j)
+{
+	static const uint8_t empty[1];
+	const struct fw_rule *r = j->rule;
+	struct vouch_verify_opts opts = {
+		.size = sizeof(opts),
+		.usage = VOUCH_USAGE_KEXEC_PE,
+		.purpose = r->purpose,
+		.flags = ((r->hashes & VOUCH_FW_HASH_SHA1) ? VOUCH_VERIFY_ALLOW_SHA1 : 0) |
+			 (j->p->sandbox ? 0 : VOUCH_VERIFY_NO_SANDBOX),
+	};
+	struct vouch_pe_result *pr = malloc(sizeof(*pr));
+	const struct vouch_pe_entry_result *e;
+	const struct vouch_verify_signer *s;
+	int rc;
+
+	if (!pr)
+		return decide(j, -ENOMEM, "out of memory", r->label);
+	rc = vouch_pe_verify(j->buf ? j->buf : empty, j->size, j->p->kr, &opts, j->p->sandbox, pr);
+	if (rc == -ENODATA) {
+		rc = decide(j, -EPERM, "a PE image's Authenticode signature is required", r->label);
+	} else if (rc) {
+		rc = decide(j, rc, pr->rule ? pr->rule : "the image's signatures do not verify",
+			    r->label);
+	} else if ((e = pe_accepted(r, pr, &s)) == NULL) {
+		rc = decide(j, -ENOPKG, "no verified entry's algorithms are accepted by the rule",
+			    r->label);
+	} else {
+		vouch_x509_name_format(s->cert, vouch_x509_subject_name(s->cert), j->res->signer,
+				       sizeof(j->res->signer));
+		j->res->signer_scheme = s->scheme;
+		j->res->has_pe_entry = 1;
+		j->res->pe_entry = (size_t)(e - pr->entries);
+		j->res->pe_entry_count = pr->entry_count;
+		j->res->pe_digest_alg = e->digest_alg;
+		memcpy(j->res->pe_digest, e->digest, e->digest_len);
+		rc = decide(j, 0, "Authenticode signature verified", r->label);
+	}
+	vouch_pe_result_release(pr);
+	free(pr);
 	return rc;
 }
 
@@ -399,6 +490,11 @@ struct early_verdict {
 	const char *reason, *rule;
 	char signer[sizeof(((struct vouch_fw_result *)0)->signer)];
 	int signer_scheme;
+	/* signature pe: the accepted entry (vouch_fw_result's pe_ fields) */
+	int has_pe_entry;
+	size_t pe_entry, pe_entry_count;
+	const struct vouch_hash_alg *pe_digest_alg;
+	uint8_t pe_digest[VOUCH_HASH_MAX_LEN];
 };
 
 static void keep_verdict(struct early_verdict *v, struct job *j, int rc)
@@ -409,28 +505,102 @@ static void keep_verdict(struct early_verdict *v, struct job *j, int rc)
 	v->rule = j->res->rule;
 	memcpy(v->signer, j->res->signer, sizeof(v->signer));
 	v->signer_scheme = j->res->signer_scheme;
+	v->has_pe_entry = j->res->has_pe_entry;
+	v->pe_entry = j->res->pe_entry;
+	v->pe_entry_count = j->res->pe_entry_count;
+	v->pe_digest_alg = j->res->pe_digest_alg;
+	memcpy(v->pe_digest, j->res->pe_digest, sizeof(v->pe_digest));
 	/* Nothing of it shows unless it is the verdict. */
 	j->res->signer[0] = '\0';
 	j->res->signer_scheme = 0;
+	j->res->has_pe_entry = 0;
+	j->res->pe_entry = j->res->pe_entry_count = 0;
+	j->res->pe_digest_alg = NULL;
+	memset(j->res->pe_digest, 0, sizeof(j->res->pe_digest));
 }
 
 static int use_verdict(const struct early_verdict *v, struct job *j)
 {
 	memcpy(j->res->signer, v->signer, sizeof(j->res->signer));
 	j->res->signer_scheme = v->signer_scheme;
+	j->res->has_pe_entry = v->has_pe_entry;
+	j->res->pe_entry = v->pe_entry;
+	j->res->pe_entry_count = v->pe_entry_count;
+	j->res->pe_digest_alg = v->pe_digest_alg;
+	memcpy(j->res->pe_digest, v->pe_digest, sizeof(j->res->pe_digest));
 	return decide(j, v->rc, v->reason, v->rule);
+}
+
+/* The digests reported are those the lists compare: of the signed part (a PE image: all of it). */
+static void report_digests(struct job *j)
+{
+	j->res->signed_size = j->content_len;
+	memcpy(j->res->sha256, digest_of(&j->d, &vouch_sha256_alg, 1), VOUCH_SHA256_LEN);
+	j->res->has_sha256 = 1;
+	if (j->p->need_sha384) {
+		memcpy(j->res->sha384, digest_of(&j->d, &vouch_sha384_alg, 1), VOUCH_SHA384_LEN);
+		j->res->has_sha384 = 1;
+	}
+	if (j->content_len != j->size) {
+		memcpy(j->res->file_sha256, digest_of(&j->d, &vouch_sha256_alg, 0),
+		       VOUCH_SHA256_LEN);
+		j->res->has_file_sha256 = 1;
+	}
+}
+
+/* Whether a list decides (*rc its answer): deny, then allow. */
+static bool lists_decide(struct job *j, int *rc)
+{
+	const struct fw_entry *e;
+
+	/* The content deny list is decisive, whatever a signature says. */
+	if ((e = list_find(j, &j->p->deny, 1)) != NULL) {
+		*rc = decide(j, -EKEYREVOKED, "the blob's digest is on the deny list", e->label);
+		return true;
+	}
+	/* An allow-listed digest stands in for a signature, as IMA appraisal. */
+	if ((e = list_find(j, &j->p->allow, 0)) != NULL) {
+		*rc = decide(j, 0, "the blob's digest is on the allow list", e->label);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * signature pe: the image's signatures are checked while the lists'
+ * digests of the whole file are made, and count only if no list decides.
+ */
+static int judge_pe(struct job *j)
+{
+	struct list_hashing lists;
+	struct early_verdict early = { 0 };
+	int rc;
+
+	j->content_len = j->size;
+	want_alg(&j->d, &vouch_sha256_alg);
+	if (j->p->need_sha384)
+		want_alg(&j->d, &vouch_sha384_alg);
+	start_list_hashing(&lists, j);
+	keep_verdict(&early, j, verify_pe(j));
+	finish_list_hashing(&lists);
+	report_digests(j);
+	if (lists_decide(j, &rc))
+		return rc;
+	return use_verdict(&early, j);
 }
 
 static int judge(struct job *j, const uint8_t *sig, size_t sig_len)
 {
 	const struct fw_rule *r = j->rule;
-	const struct fw_entry *e;
 	const struct vouch_hash_alg *alg = NULL;
 	struct list_hashing lists;
 	struct early_verdict early = { 0 };
+	int rc;
 
 	if (j->size > r->max_size)
 		return decide(j, -E2BIG, "larger than the rule's max-size", r->label);
+	if (r->sig_form == VOUCH_FW_SIG_PE)
+		return judge_pe(j);
 	find_signature(j, sig, sig_len);
 	want_alg(&j->d, &vouch_sha256_alg);
 	if (j->p->need_sha384)
@@ -447,25 +617,9 @@ static int judge(struct job *j, const uint8_t *sig, size_t sig_len)
 		want_alg(&j->d, alg);
 		hash_blob(&j->d, first, j->buf, j->size, j->content_len);
 	}
-	/* The digests reported are those the lists compare: of the signed part. */
-	j->res->signed_size = j->content_len;
-	memcpy(j->res->sha256, digest_of(&j->d, &vouch_sha256_alg, 1), VOUCH_SHA256_LEN);
-	j->res->has_sha256 = 1;
-	if (j->p->need_sha384) {
-		memcpy(j->res->sha384, digest_of(&j->d, &vouch_sha384_alg, 1), VOUCH_SHA384_LEN);
-		j->res->has_sha384 = 1;
-	}
-	if (j->content_len != j->size) {
-		memcpy(j->res->file_sha256, digest_of(&j->d, &vouch_sha256_alg, 0),
-		       VOUCH_SHA256_LEN);
-		j->res->has_file_sha256 = 1;
-	}
-	/* The content deny list is decisive, whatever a signature says. */
-	if ((e = list_find(j, &j->p->deny, 1)) != NULL)
-		return decide(j, -EKEYREVOKED, "the blob's digest is on the deny list", e->label);
-	/* An allow-listed digest stands in for a signature, as IMA appraisal. */
-	if ((e = list_find(j, &j->p->allow, 0)) != NULL)
-		return decide(j, 0, "the blob's digest is on the allow list", e->label);
+	report_digests(j);
+	if (lists_decide(j, &rc))
+		return rc;
 	if (j->sig_rc == -ENODATA)
 		return r->sig_form == VOUCH_FW_SIG_NONE
 			       ? decide(j, 0, "no signature required", r->label)

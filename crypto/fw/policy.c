@@ -175,7 +175,7 @@ int vouch_fw_policy_begin_rule(struct vouch_fw_policy *p, const char *const *glo
 /* see vouch/fw.h */
 int vouch_fw_policy_set_signature(struct vouch_fw_policy *p, int form)
 {
-	if (!building(p) || form < VOUCH_FW_SIG_NONE || form > VOUCH_FW_SIG_APPENDED)
+	if (!building(p) || form < VOUCH_FW_SIG_NONE || form > VOUCH_FW_SIG_PE)
 		return -EINVAL;
 	current(p)->sig_form = form;
 	return 0;
@@ -543,14 +543,14 @@ static int do_match(struct reader *r, char **w, size_t n)
 
 static int do_signature(struct reader *r, char **w, size_t n)
 {
-	static const char *const forms[] = { "none", "detached", "appended" };
+	static const char *const forms[] = { "none", "detached", "appended", "pe" };
 	int rc = want_args(r, w, n, 1, 1), form;
 
 	if (rc)
 		return rc;
 	form = LOOKUP(w[1], forms);
 	if (form < 0)
-		return fail(r, -EBADMSG, "signature: none, detached or appended");
+		return fail(r, -EBADMSG, "signature: none, detached, appended or pe");
 	return vouch_fw_policy_set_signature(r->p, form);
 }
 

@@ -13,7 +13,8 @@
  * SHA-384 is listed is accepted, as IMA appraisal does), deny lists,
  * size limits, signature requirements against a keyring (a detached
  * PKCS#7 `NAME.p7s` beside the blob as the firmware-signing proposals
- * have it, or a module-style appended signature, `scripts/sign-file`),
+ * have it, a module-style appended signature, `scripts/sign-file`, or
+ * the Authenticode signatures a PE image carries, vouch/authenticode.h),
  * accepted hash and signature algorithms, the purpose the signer
  * certificate must have, rule blocks selected by name globs, and enforce
  * or permissive (log only) mode.
@@ -41,6 +42,23 @@
  * whatever its signature says (so a deny entry outranks the signature
  * errors docs/contracts.md ranks above it); among signature problems the
  * verifier's precedence (docs/contracts.md) holds.
+ *
+ * A `signature pe` rule (VOUCH_FW_SIG_PE) takes the blob for a PE/COFF
+ * image (an EFI binary, a signed kernel) and checks the signatures in its
+ * certificate table with vouch_pe_verify(): the policy's keyring, the
+ * rule's purpose, SHA-1 only if the rule's hashes include it, the kernel's
+ * kexec PE usage (VOUCH_USAGE_KEXEC_PE; a usage set on the block applies
+ * to PKCS#7 signatures only), in the policy's sandbox. An entry counts
+ * only if it verifies and the rule accepts its algorithms: the trusted
+ * signer's scheme (signature-alg), its digest algorithm and the image
+ * digest's hash (hash); the first entry that does accepts, and the result
+ * names its signer, scheme, index and image digest. Entries that verify
+ * with algorithms the rule refuses are -ENOPKG ("not accepted by policy",
+ * as for the other forms). An image without a certificate table is
+ * -EPERM (a required signature missing); one that is not PE/COFF, or has
+ * bytes its Authenticode digest would not cover, -EBADMSG. A detached
+ * NAME.p7s is not read for such a rule. The lists' digests are those of
+ * the whole file (see struct vouch_fw_result).
  *
  * Signature parsing: every PKCS#7 message is untrusted and parsed by one
  * internal function in a seccomp sandbox (vouch/sandbox.h): by default
@@ -79,6 +97,7 @@ enum vouch_fw_sig_form {
 	VOUCH_FW_SIG_NONE = 0,      /**< no signature required (one given is still checked) */
 	VOUCH_FW_SIG_DETACHED = 1,  /**< a detached PKCS#7 NAME.p7s (usage firmware by default) */
 	VOUCH_FW_SIG_APPENDED = 2,  /**< module-style, appended to the blob (usage module by default) */
+	VOUCH_FW_SIG_PE = 3,        /**< a PE image's own Authenticode signatures (usage kexec PE) */
 };
 
 /** Enforce refuses; permissive returns 0 and reports what it would refuse. */
@@ -134,7 +153,12 @@ enum vouch_fw_audit {
  * PKCS#7 (as IMA's list of appended-signature files does). Allow and
  * deny entries name these digests, so re-encoding an appended signature
  * cannot move a blob off a list. The whole file's SHA-256 is reported
- * apart (file_sha256) when it differs in extent.
+ * apart (file_sha256) when it differs in extent. Under a `signature pe`
+ * rule they cover the whole file, certificate table included, as the
+ * kernel's firmware loader hashes the file it loads (`sha256sum` makes
+ * the entry); the Authenticode image digest, which leaves out the
+ * checksum and the certificate table, is reported apart (pe_digest) for
+ * the entry that was accepted.
  */
 struct vouch_fw_result {
 	int rc;                 /**< the call's return value */
@@ -153,6 +177,12 @@ struct vouch_fw_result {
 	int has_file_sha256;    /**< file_sha256 holds the whole file's digest (signed_size < size) */
 	uint8_t file_sha256[VOUCH_SHA256_LEN];
 	char path[512];         /**< vouch_fw_request(): the file found, or "" */
+	/** A `signature pe` rule accepted a certificate-table entry: the pe_ fields hold it. */
+	int has_pe_entry;
+	size_t pe_entry;        /**< the accepted entry's index in the certificate table (0 first) */
+	size_t pe_entry_count;  /**< the entries the table holds */
+	const struct vouch_hash_alg *pe_digest_alg;  /**< its image digest's hash (static) */
+	uint8_t pe_digest[VOUCH_HASH_MAX_LEN];       /**< the Authenticode image digest it signs */
 };
 
 /**
@@ -250,7 +280,8 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_begin_rule(struct vouch_fw_po
 
 /**
  * Set the current block's signature requirement.
- * @param[in] form  enum vouch_fw_sig_form.
+ * @param[in] form  enum vouch_fw_sig_form (VOUCH_FW_SIG_PE: see the top of
+ *                  this file).
  * @return -EINVAL for a bad form or a finished policy; otherwise 0.
  */
 VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_set_signature(struct vouch_fw_policy *p, int form);
@@ -283,7 +314,8 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_set_purpose(struct vouch_fw_p
  * with VOUCH_USAGE_FIRMWARE (signed attributes required) and an appended
  * one with VOUCH_USAGE_MODULE (none allowed); VOUCH_USAGE_UNSPECIFIED is
  * the kernel's VERIFYING_UNSPECIFIED_SIGNATURE, as for regulatory.db.p7s
- * (id-data, signed attributes optional).
+ * (id-data, signed attributes optional). A `signature pe` block ignores
+ * it: Authenticode entries are always checked with VOUCH_USAGE_KEXEC_PE.
  * @param[in] usage  VOUCH_USAGE_FIRMWARE, _MODULE or _UNSPECIFIED, or -1
  *                   for the default by signature form.
  * @return -EINVAL for another usage or a finished policy; otherwise 0.
@@ -413,7 +445,8 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_check(const struct vouch_fw_policy *
  *                      request checks it with vouch_fw_name_check()).
  * @param[in]  buf      the blob (not copied; may be NULL if @p size is 0).
  * @param[in]  size     its length.
- * @param[in]  sig      a detached signature (DER or PEM), or NULL.
+ * @param[in]  sig      a detached signature (DER or PEM), or NULL (only
+ *                      `signature none` and `detached` rules read it).
  * @param[in]  sig_len  its length.
  * @param[out] res      why (may be NULL).
  * @return 0 if accepted (always, except -EINVAL, in permissive mode: the
@@ -421,11 +454,14 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_check(const struct vouch_fw_policy *
  *         the decision takes them (see the top of this file): -EINVAL
  *         (NULL arguments, a policy not finished); -E2BIG (over the size
  *         limit); -EKEYREVOKED (a deny-listed digest); -EPERM (a required
- *         signature missing, or in the wrong form); then the signature's:
- *         -EBADMSG (malformed), -ENOPKG (an algorithm not implemented or
- *         not accepted), -EKEYREJECTED (a signature or digest mismatch),
+ *         signature missing, or in the wrong form; a PE image without a
+ *         certificate table); then the signature's: -EBADMSG (malformed;
+ *         a blob that is not a well-formed PE image under `signature pe`),
+ *         -ENOPKG (an algorithm not implemented or not accepted),
+ *         -EKEYREJECTED (a signature or digest mismatch),
  *         -EKEYREVOKED (a deny-listed certificate), -ENOKEY (no chain to
- *         the keyring), -EKEYEXPIRED, -EPERM (purpose); -ENOMEM.
+ *         the keyring), -EKEYEXPIRED, -EPERM (purpose); -ENOMEM;
+ *         -ECHILD, -ETIMEDOUT (the sandbox's worker failed).
  */
 VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_check_sig(const struct vouch_fw_policy *p, const char *name,
 						      const uint8_t *buf, size_t size,
