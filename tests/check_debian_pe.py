@@ -225,11 +225,12 @@ def main():
             (kernel, [ms2011], [], 2, 1),
             (shim, [debian], [], 2, 'blind'),
             (shim, [other], [], 2, 'blind'),
-            # the kernel's rule: a table of exactly one entry, which decides;
-            # shim's two entries are malformed there
+            # the kernel's rule (Linux 6.7 on): the first entry decides, the
+            # others are not examined; shim's first chains to the 2011 CA only
             (kernel, [debian], ['--pe-first-only'], 0, None),
             (grub, [ms2011], ['--pe-first-only'], 2, None),
-            (shim, [ms2011], ['--pe-first-only'], 3, None),
+            (shim, [ms2011], ['--pe-first-only'], 0, None),
+            (shim, [ms2023], ['--pe-first-only'], 2, None),
             (kernel_flip, [debian], [], 1, 1),
             (shim_flip, [ms2011], [], 1, 1),
             (kernel_unsigned, [debian], [], 1, 1),
@@ -259,12 +260,13 @@ def main():
         # --json: one object, an entry per WIN_CERTIFICATE (its file offset),
         # each with its errno name ("0" when it verified) and the image
         # digest computed here.
-        def json_case(image, anchors, verdict, code, errno, entries):
+        def json_case(image, anchors, verdict, code, errno, entries, extra=()):
             data = open(image, 'rb').read()
             digest = image_digest(data)
-            offsets = entry_offsets(data)
-            rc, out, err = pkcs7verify(args.pkcs7verify, image, anchors, ['--json'])
-            what = 'pkcs7verify --pe --json %s' % os.path.basename(image)
+            offsets = entry_offsets(data)[:len(entries)]
+            rc, out, err = pkcs7verify(args.pkcs7verify, image, anchors, ['--json'] + list(extra))
+            what = 'pkcs7verify --pe --json %s%s' % (''.join(e + ' ' for e in extra),
+                                                     os.path.basename(image))
             try:
                 obj = json.loads(out)
             except ValueError:
@@ -299,6 +301,7 @@ def main():
         json_case(shim, [ms2011], 'accepted', 0, '0', ['0', 'ENOKEY'])
         json_case(shim, [ms2023], 'accepted', 0, '0', ['ENOKEY', '0'])
         json_case(kernel, [debian], 'accepted', 0, '0', ['0'])
+        json_case(shim, [ms2023], 'refused', 2, 'ENOKEY', ['ENOKEY'], ['--pe-first-only'])
         json_case(grub, [ms2011], 'refused', 2, 'ENOKEY', ['ENOKEY'])
         json_case(kernel_flip, [debian], 'refused', 1, 'EKEYREJECTED', ['EKEYREJECTED'])
 
