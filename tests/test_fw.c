@@ -393,16 +393,19 @@ static void test_module_style(void **state)
 /* ---- signature pe: a PE image's own Authenticode signatures ---- */
 
 /*
- * The PE fixtures (gen-fw-pe.sh): pe-unsigned.efi is 0x600 bytes, headers
- * to 0x200 and one section to 0x600; PE32+ with its optional header at
- * 0x58, so CheckSum is at 0x98 and the certificate table's directory
- * entry (the fifth) at 0xe8. The signed images append their certificate
- * table at 0x600.
+ * The PE fixtures (gen-fw-pe.sh, its image tests/interop/pe/gen-pe.py's):
+ * pe-unsigned.efi is 0x800 bytes, headers to 0x200 and three sections of
+ * 0x200 (the last, .reloc, at 0x600, its header at 0x148 + 2 * 40); PE32+
+ * with its optional header at 0x58, so CheckSum is at 0x98 and the
+ * certificate table's directory entry (the fifth) at 0xe8. The signed
+ * images append their certificate table at 0x800.
  */
 #define PE_CHECKSUM 0x98
 #define PE_CERT_DIR 0xe8
 #define PE_SECTION 0x200
-#define PE_TABLE 0x600
+#define PE_LAST_SECTION 0x600
+#define PE_LAST_HEADER (0x148 + 2 * 40)
+#define PE_TABLE 0x800
 #define PE_SIGNED "keyring pe-signer.pem\nsignature pe\n"
 #define PE_BOTH "keyring pe-signer.pem\nkeyring pe-ec-signer.pem\nsignature pe\n"
 
@@ -583,7 +586,7 @@ static void test_pe_lists(void **state)
 /*
  * A 4 MiB image: its list digests are made on a second thread while the
  * image is read for its signatures (none here; then allowed by digest).
- * Made from pe-unsigned.efi by growing its section.
+ * Made from pe-unsigned.efi by growing its last section.
  */
 static void test_pe_large(void **state)
 {
@@ -594,15 +597,15 @@ static void test_pe_large(void **state)
 	char text[256], hexd[2 * VOUCH_SHA256_LEN + 1];
 	struct vouch_fw_policy *p;
 	struct vouch_fw_result res;
-	uint32_t raw = (uint32_t)(big - PE_SECTION);
+	uint32_t raw = (uint32_t)(big - PE_LAST_SECTION);
 
 	(void)state;
 	assert_non_null(b);
 	memcpy(b, small, len);
 	free(small);
-	/* The section header's VirtualSize (+8) and SizeOfRawData (+16), at 0x148. */
-	memcpy(b + 0x148 + 8, &raw, 4);
-	memcpy(b + 0x148 + 16, &raw, 4);
+	/* The last section header's VirtualSize (+8) and SizeOfRawData (+16). */
+	memcpy(b + PE_LAST_HEADER + 8, &raw, 4);
+	memcpy(b + PE_LAST_HEADER + 16, &raw, 4);
 	p = policy(PE_SIGNED);
 	assert_vouch_err(vouch_fw_check_sig(p, "x", b, big, NULL, 0, &res), -EPERM);
 	assert_string_equal(res.reason, "a PE image's Authenticode signature is required");
