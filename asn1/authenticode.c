@@ -78,7 +78,10 @@ int vouch_pe_indirect_read(const struct vouch_pkcs7 *msg, struct vouch_pe_indire
 		rc = vouch_der_span_content(root, md[1], &digest);
 	if (rc)
 		goto fail;
-	if (!vouch_der_span_eq(root, oid, VOUCH_OID_SPC_PE_IMAGE_DATA, sizeof(VOUCH_OID_SPC_PE_IMAGE_DATA))) {
+	/* Old pesign wrote SPC_INDIVIDUAL_SP_KEY_PURPOSE here; the kernel takes both. */
+	if (!vouch_der_span_eq(root, oid, VOUCH_OID_SPC_PE_IMAGE_DATA, sizeof(VOUCH_OID_SPC_PE_IMAGE_DATA)) &&
+	    !vouch_der_span_eq(root, oid, VOUCH_OID_SPC_INDIVIDUAL_SP_KEY_PURPOSE,
+			       sizeof(VOUCH_OID_SPC_INDIVIDUAL_SP_KEY_PURPOSE))) {
 		rc = -ENOPKG;           /* a cabinet's, a script's: not a PE image */
 		goto fail;
 	}

@@ -236,10 +236,9 @@ static int parse(const uint8_t *img, size_t len, struct vouch_pe *pe)
 	/* The CheckSum and the directory entry come before SizeOfHeaders, in order. */
 	if (h.checksum + 4 > h.size || (h.cert_dirent && h.cert_dirent + DIR_ENTRY_SIZE > h.size))
 		return bad(pe, "SizeOfHeaders ends before the optional header does");
-	if (h.cert_off || h.cert_size) {
+	/* An offset or a size of 0 is no table, as the kernel's verify_pefile reads it. */
+	if (h.cert_off && h.cert_size) {
 		/* A table at a multiple of 8, after the sections, ending the file. */
-		if (h.cert_size == 0)
-			return bad(pe, "the certificate table has an offset but no size");
 		if (h.cert_off % 8)
 			return bad(pe, "the certificate table is not at a multiple of 8");
 		if (h.cert_off < sections_end)

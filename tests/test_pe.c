@@ -204,18 +204,33 @@ static void test_layout_breakage(void **state)
 	BROKEN(put32(c.bytes + f.sections + 2 * 40 + 16, 0x10000));
 	BROKEN(put32(c.bytes + f.sections + 2 * 40 + 16, 0xfffffe00u));
 	/* The certificate table: misaligned, past the end, into a section,
-	 * not ending the file, wrapping, empty with an offset. */
+	 * not ending the file, wrapping. */
 	BROKEN(put32(c.bytes + f.cert_dirent, table + 4); put32(c.bytes + f.cert_dirent + 4, table_len - 4));
 	BROKEN(put32(c.bytes + f.cert_dirent + 4, table_len + 8));
 	BROKEN(put32(c.bytes + f.cert_dirent, table - 8); put32(c.bytes + f.cert_dirent + 4, table_len + 8));
 	BROKEN(memset(c.bytes + c.len, 0, 8); c.len += 8);
 	BROKEN(put32(c.bytes + f.cert_dirent, 0xfffffff8u));
-	BROKEN(put32(c.bytes + f.cert_dirent + 4, 0));
 	/* Its entry: dwLength below the header, past the table, one short. */
 	BROKEN(put32(c.bytes + table, 4));
 	BROKEN(put32(c.bytes + table, table_len + 1));
 	BROKEN(put32(c.bytes + table, table_len - 8));
 #undef BROKEN
+	/* A directory entry whose size or offset is 0 is no table (the kernel's
+	 * "unsigned PE binary"): what follows the sections is then hashed. */
+	for (int which = 0; which < 2; which++) {
+		c = copy_of(&im, 0);
+		put32(c.bytes + f.cert_dirent + 4 * which, 0);
+		assert_vouch_ok(vouch_pe_parse(c.bytes, c.len, &pe));
+		assert_int_equal(pe.cert_count, 0);
+		assert_int_equal(pe.hashed[2].off + pe.hashed[2].len, c.len);
+		free(c.bytes);
+	}
+	/* A refusal says why. */
+	c = copy_of(&im, 0);
+	put32(c.bytes + f.cert_dirent, table + 4);
+	assert_vouch_err(vouch_pe_parse(c.bytes, c.len, &pe), -EBADMSG);
+	assert_string_equal(pe.error, "the certificate table is not at a multiple of 8");
+	free(c.bytes);
 	free(im.bytes);
 }
 
@@ -285,6 +300,7 @@ static void test_prefixes(void **state)
 static void test_verify_images(void **state)
 {
 	struct vouch_keyring *root = keyring("root.pem"), *other = keyring("root2.pem");
+	struct vouch_keyring *inter = keyring("int.pem");
 	struct image im;
 	struct vouch_pe_result res;
 
@@ -307,14 +323,24 @@ static void test_verify_images(void **state)
 	vouch_pe_result_release(&res);
 	free(im.bytes);
 
-	/* Two entries: either accepts; the kernel's rule takes only tables of one. */
+	/* Two entries: either accepts; the kernel's rule reads the first only. */
 	im = load("sb-two-x64.efi");
 	assert_vouch_ok(verify(&im, root, 0, &res));
 	assert_int_equal(res.entry_count, 2);
 	assert_int_equal(res.entries[0].rc, 0);
 	assert_int_equal(res.entries[1].rc, 0);
 	vouch_pe_result_release(&res);
-	assert_vouch_err(verify(&im, root, VOUCH_VERIFY_PE_FIRST_ONLY, NULL), -EBADMSG);
+	assert_vouch_ok(verify(&im, root, VOUCH_VERIFY_PE_FIRST_ONLY, &res));
+	assert_int_equal(res.entry_count, 1);
+	vouch_pe_result_release(&res);
+	/* Under the intermediate only the second entry chains (its signer's CA). */
+	assert_vouch_ok(verify(&im, inter, 0, &res));
+	assert_int_equal(res.accepted_entry, 1);
+	assert_int_equal(res.entries[0].rc, -ENOKEY);
+	vouch_pe_result_release(&res);
+	assert_vouch_err(verify(&im, inter, VOUCH_VERIFY_PE_FIRST_ONLY, &res), -ENOKEY);
+	assert_int_equal(res.entry_count, 1);
+	vouch_pe_result_release(&res);
 	free(im.bytes);
 
 	/* A nested signature is counted, not verified. */
@@ -330,6 +356,7 @@ static void test_verify_images(void **state)
 	free(im.bytes);
 	vouch_keyring_free(root);
 	vouch_keyring_free(other);
+	vouch_keyring_free(inter);
 }
 
 /*
@@ -622,6 +649,14 @@ static void test_indirect_data(void **state)
 	n = indirect(c, spc_pe_image, sizeof(spc_pe_image), pe_value, sizeof(pe_value), 20, 1);
 	assert_vouch_ok(read_indirect(spc_indirect, sizeof(spc_indirect), c, n, &ind));
 	assert_int_equal(ind.digest_len, 20);
+	/* Old pesign's SPC_INDIVIDUAL_SP_KEY_PURPOSE in data.type: taken, as the kernel takes it. */
+	{
+		static const uint8_t pesign_oid[] = { 0x2b, 0x06, 0x01, 0x04, 0x01, 0x82, 0x37,
+						      0x02, 0x01, 0x15 };
+
+		n = indirect(c, pesign_oid, sizeof(pesign_oid), pe_value, sizeof(pe_value), 32, 1);
+		assert_vouch_ok(read_indirect(spc_indirect, sizeof(spc_indirect), c, n, &ind));
+	}
 	/* A cabinet's signature, and id-data content. */
 	n = indirect(c, cab_oid, sizeof(cab_oid), pe_value, sizeof(pe_value), 32, 1);
 	assert_vouch_err(read_indirect(spc_indirect, sizeof(spc_indirect), c, n, &ind), -ENOPKG);

@@ -72,6 +72,7 @@ static int read_file_max(const char *path, uint8_t **out, size_t *len, size_t ma
 	if (!f)
 		return -errno;
 	buf = malloc(cap);
+	errno = 0;
 	while (buf) {
 		size_t got = fread(buf + n, 1, cap - n, f);
 
@@ -95,9 +96,11 @@ static int read_file_max(const char *path, uint8_t **out, size_t *len, size_t ma
 		return -ENOMEM;
 	}
 	if (ferror(f)) {
+		int err = errno ? errno : EIO;  /* EISDIR for a directory */
+
 		free(buf);
 		fclose(f);
-		return -EIO;
+		return -err;
 	}
 	fclose(f);
 	*out = buf;
@@ -378,6 +381,10 @@ static const char *errno_name(int rc)
 		{ -EKEYREJECTED, "EKEYREJECTED" }, { -EKEYREVOKED, "EKEYREVOKED" },
 		{ -EKEYEXPIRED, "EKEYEXPIRED" }, { -EPERM, "EPERM" }, { -ENOKEY, "ENOKEY" },
 		{ -EINVAL, "EINVAL" }, { -ENOMEM, "ENOMEM" }, { -ENODATA, "ENODATA" },
+		{ -ECHILD, "ECHILD" }, { -ETIMEDOUT, "ETIMEDOUT" }, { -ENOENT, "ENOENT" },
+		{ -EACCES, "EACCES" }, { -EISDIR, "EISDIR" }, { -EIO, "EIO" },
+		{ -ENOTDIR, "ENOTDIR" }, { -ELOOP, "ELOOP" },
+		{ -ENAMETOOLONG, "ENAMETOOLONG" },
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -823,7 +830,13 @@ static void load_one(const struct args *a, struct job *j, const struct name *nam
 		rc = read_regular(name->path, &j->file, &len, &j->why);
 	} else {
 		rc = read_file(name->path, &j->file, &len);
-		j->why = tool_escape(name->path, j->reason, sizeof(j->reason));
+		if (rc) {
+			char shown[TOOL_ESCAPED_MAX];
+
+			snprintf(j->reason, sizeof(j->reason), "cannot read %s",
+				 tool_escape(name->path, shown, sizeof(shown)));
+			j->why = j->reason;
+		}
 	}
 	if (rc == 0 && a->module) {
 		rc = vouch_pkcs7_split_module(j->file, len, &content_len, &span);
@@ -840,12 +853,17 @@ static void load_one(const struct args *a, struct job *j, const struct name *nam
 		}
 	} else if (rc == 0) {
 		rc = vouch_pkcs7_decode(j->file, len, a->inform, &j->der, &j->der_len, &j->owned);
-		if (rc && a->batch)
+		if (rc)
 			j->why = rc == -ENOMEM ? "out of memory"
 					       : "the signature file is neither DER nor strict PEM";
 	}
 	if (rc == 0 && a->content) {
-		j->why = tool_escape(a->content, j->reason, sizeof(j->reason));
+		char shown[TOOL_ESCAPED_MAX];
+
+		snprintf(j->reason, sizeof(j->reason), "cannot read the --content file %s",
+			 tool_escape(a->content, shown, sizeof(shown)));
+		j->why = j->content ? "--content with --module: the module is the content"
+				    : j->reason;
 		rc = j->content ? -EINVAL
 				: read_file(a->content, &j->content_file, &j->content_len);
 		j->content = j->content_file;
@@ -890,7 +908,7 @@ static int run_pe(const struct args *a, struct inputs *in, struct vouch_verify_o
 	int rc = read_file_max(image, &in->pe_file, &len, MAX_PE_INPUT);
 
 	if (rc)
-		return finish(a, image, rc, tool_escape(image, in->reason, sizeof(in->reason)), NULL);
+		return finish(a, image, rc, file_reason(in, "cannot read the image", image), NULL);
 	opts->extra_certs = (const struct vouch_x509_cert *const *)in->extra;
 	opts->extra_count = in->nextra;
 	rc = vouch_pe_verify(in->pe_file, len, in->kr, opts, in->sb, &res);

@@ -31,7 +31,7 @@ static const struct {
 	{ -EIO,          "entropy source failed its health test or misbehaved" },
 	{ -ENODEV,       "no entropy source: getrandom(2) refused and /dev/urandom unusable" },
 	{ -ESTALE,       "DRBG must be reseeded before it can generate" },
-	{ -ENODATA,      "no signature: the module has no appended signature" },
+	{ -ENODATA,      "no signature: a module without an appended signature, or a PE image without a certificate table" },
 };
 
 /* see vouch/error.h */

@@ -227,14 +227,12 @@ static int run(struct pe_run *r, struct vouch_pe_result *res)
 		res->rule = "the image is not signed (no certificate table)";
 		return -ENODATA;
 	}
-	if (r->opts.flags & VOUCH_VERIFY_PE_FIRST_ONLY) {
-		if (n > 1) {
-			res->rule = "the kernel reads a certificate table of exactly one entry";
-			return -EBADMSG;
-		}
-	}
-	res->entry_count = n;
+	/* The kernel's verify_pefile() reads the first entry only. */
+	if (r->opts.flags & VOUCH_VERIFY_PE_FIRST_ONLY)
+		n = 1;
 	for (size_t i = 0; i < n; i++) {
+		/* Counted as examined, so that an early stop shows no unexamined entry. */
+		res->entry_count = i + 1;
 		rc = verify_entry(r, &r->pe.certs[i], &res->entries[i]);
 		if (rc == -ENOMEM || rc == -ECHILD || rc == -ETIMEDOUT) {
 			res->rule = res->entries[i].rule;

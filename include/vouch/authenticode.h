@@ -19,8 +19,8 @@
  *    kernel's VERIFYING_KEXEC_PE_SIGNATURE rules (VOUCH_USAGE_KEXEC_PE) and
  *    the options' purpose, times and deny list.
  * 3. The verdict: accepted if any entry verifies (sbverify's rule; with
- *    VOUCH_VERIFY_PE_FIRST_ONLY, the kernel's: the table holds one entry and
- *    it decides). An entry whose chain has a deny-listed certificate, or an
+ *    VOUCH_VERIFY_PE_FIRST_ONLY, the kernel's: the first entry decides, the
+ *    others are not examined). An entry whose chain has a deny-listed certificate, or an
  *    image whose Authenticode SHA-256 is a "bin:" deny entry (the digest
  *    UEFI's dbx lists), refuses the image whatever the other entries say
  *    (-EKEYREVOKED). Otherwise the worst entry's code by docs/contracts.md's
@@ -101,8 +101,7 @@ struct vouch_pe_result {
  *                    for the call, unless the options say VOUCH_VERIFY_NO_SANDBOX.
  * @param[out] res    the verdict and each entry, or NULL.
  * @return 0 if accepted; -EINVAL for a NULL @p image or @p kr, bad options or
- *         another usage; -E2BIG, -EBADMSG from vouch_pe_parse(), and -EBADMSG
- *         with VOUCH_VERIFY_PE_FIRST_ONLY for a table of several entries;
+ *         another usage; -E2BIG, -EBADMSG from vouch_pe_parse();
  *         -ENODATA for an image without a certificate table; -EKEYREVOKED
  *         (above); otherwise the worst entry's code: -EBADMSG (a malformed
  *         entry, SignedData or SpcIndirectDataContent, a digest of the wrong

@@ -116,7 +116,8 @@ struct vouch_pe {
  *         VOUCH_PE_MAX_SECTIONS sections, sections outside the file,
  *         overlapping, out of file order or leaving a gap, a certificate
  *         table that is misaligned, overlaps the sections, does not end the
- *         file, or whose entries do not fill it exactly (dwLength below 8 or
+ *         file, or whose entries do not fill it exactly (a directory entry
+ *         whose offset or size is 0 is no table, as the kernel reads it) (dwLength below 8 or
  *         past the table), more than VOUCH_PE_MAX_CERTS entries.
  */
 VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_pe_parse(const uint8_t *image, size_t len, struct vouch_pe *pe);
@@ -149,7 +150,9 @@ struct vouch_pe_indirect {
  *                                   digest OCTET STRING } }
  *
  * with data.type SpcPeImageData (1.3.6.1.4.1.311.2.1.15), whose value is
- * SEQUENCE { flags BIT STRING, file [0] EXPLICIT SpcLink OPTIONAL }.
+ * SEQUENCE { flags BIT STRING, file [0] EXPLICIT SpcLink OPTIONAL }; or, as
+ * old pesign wrote it and the kernel's mscode_parser.c takes,
+ * SPC_INDIVIDUAL_SP_KEY_PURPOSE (1.3.6.1.4.1.311.2.1.21) in its place.
  *
  * @param[in]  msg  the message (vouch_pkcs7_parse()).
  * @param[out] out  what it signs; zeroed on failure. Points into the

@@ -130,9 +130,10 @@ enum vouch_verify_purpose {
 #define VOUCH_VERIFY_MLDSA_MODULE_ATTRS 0x20u
 /**
  * vouch_pe_verify() only: the kernel's verify_pefile() rule, first entry
- * only. The certificate table must hold exactly one entry (the kernel
- * refuses a table whose size is not its one entry's, -EBADMSG here) and
- * only it counts; without the flag any entry that verifies accepts the
+ * only: the first certificate-table entry decides and the others are not
+ * examined (since the 2023 kernel change "verify_pefile: relax wrapper length check",
+ * the kernel takes a table of several entries and reads the first; before
+ * it refused them). Without the flag any entry that verifies accepts the
  * image (sbverify's rule).
  */
 #define VOUCH_VERIFY_PE_FIRST_ONLY 0x40u
