@@ -62,15 +62,24 @@ static void usage(FILE *out)
 
 /* ---- Reading files ---- */
 
+/*
+ * A whole file, at most max bytes (-E2BIG past it). A regular file is read
+ * into one buffer of its size (an 8 MiB kernel image was a fifth copies
+ * when the buffer grew by doubling); anything else grows as it comes.
+ */
 static int read_file_max(const char *path, uint8_t **out, size_t *len, size_t max)
 {
 	FILE *f = fopen(path, "rb");
 	size_t cap = 1 << 16, n = 0;
+	struct stat st;
 	uint8_t *buf;
 
 	*out = NULL;
 	if (!f)
 		return -errno;
+	/* One byte more than the size, so that a file that grew shows as not at its end. */
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size < max)
+		cap = (size_t)st.st_size + 1;
 	buf = malloc(cap);
 	errno = 0;
 	while (buf) {
@@ -84,12 +93,12 @@ static int read_file_max(const char *path, uint8_t **out, size_t *len, size_t ma
 			fclose(f);
 			return -E2BIG;
 		}
-		uint8_t *grown = realloc(buf, cap * 2);
+		uint8_t *grown = realloc(buf, cap * 2 < max ? cap * 2 : max);
 
 		if (!grown)
 			free(buf);
 		buf = grown;
-		cap *= 2;
+		cap = cap * 2 < max ? cap * 2 : max;
 	}
 	if (!buf) {
 		fclose(f);
