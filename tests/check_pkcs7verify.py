@@ -56,6 +56,15 @@ def fixtures(tool, data):
     expect(tool, t + [os.path.join(data, 'verify', 'clone.der')], 2, 'cloned identifiers')
     expect(tool, t + [os.path.join(p, 'certs-only.der')], 3, 'no signers: malformed')
     expect(tool, t + ['/nonexistent.p7s'], 66, 'missing input')
+    # A name it cannot read is printed escaped, whatever the mode (a name
+    # from a directory listing is anyone's), with the real errno.
+    for mode in ([], ['--pe'], ['--module']):
+        code, _, err = run(tool, t + mode + ['/nonexistent/\x1b[31mred'])
+        if code != 66 or '\x1b' in err or '\\x1b[31mred' not in err:
+            sys.exit('FAIL unreadable name %s: exit %d, %r' % (mode, code, err))
+    code, _, err = run(tool, t + ['--pe', p])
+    if code != 66 or 'directory' not in err:
+        sys.exit('FAIL a directory as the image: exit %d, %r' % (code, err))
     expect(tool, ['--bogus'], 64, 'unknown option')
     expect(tool, t + ['--usage', 'firmware', '--content', content,
                       os.path.join(p, 'noattr.der')], 1, 'firmware usage without attributes')

@@ -85,8 +85,10 @@ static int hash_one(const char *path, const struct choice *c)
 	FILE *in = is_stdin ? stdin : fopen(path, "rb");
 	int rc;
 
+	char shown[TOOL_ESCAPED_MAX];
+
 	if (!in) {
-		tool_error(prog, "%s: %s", path, strerror(errno));
+		tool_error(prog, "%s: %s", tool_escape(path, shown, sizeof(shown)), strerror(errno));
 		return EXIT_NO_INPUT;
 	}
 	if (c->xof) {
@@ -98,7 +100,8 @@ static int hash_one(const char *path, const struct choice *c)
 	if (!is_stdin)
 		fclose(in);
 	if (rc) {
-		tool_error(prog, "%s: %s", path, vouch_strerror(rc));
+		tool_error(prog, "%s: %s", tool_escape(path, shown, sizeof(shown)),
+			   rc == -EIO ? "read error" : vouch_strerror(rc));
 		return EXIT_NO_INPUT;
 	}
 	if (c->xof) {
@@ -113,7 +116,8 @@ static int hash_one(const char *path, const struct choice *c)
 	} else {
 		tool_print_hex(stdout, md, c->alg->digest_len);
 	}
-	printf("  %s\n", path);
+	/* The name as sha256sum(1) prints it, escaped (it may be anyone's). */
+	printf("  %s\n", tool_escape(path, shown, sizeof(shown)));
 	return EXIT_ACCEPTED;
 }
 

@@ -139,8 +139,10 @@ static void list_mechanisms(FILE *out)
 /* The usage error of an unknown --mech, with the valid forms, on one line. */
 static void unknown_mechanism(const char *mech)
 {
+	static char shown[TOOL_ESCAPED_MAX];
+
 	fprintf(stderr, "%s: unknown mechanism '%s'; valid: hash-H or hmac-H with H one of",
-		prog, mech);
+		prog, tool_escape(mech, shown, sizeof(shown)));
 	for (size_t i = 0; vouch_hash_alg_at(i); i++)
 		if (drbg_hash(i))
 			fprintf(stderr, " %s", vouch_hash_alg_at(i)->name);
@@ -381,7 +383,8 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int hex = 0, base64 = 0, want_progress = 0, opt, rc;
-	const char *out_path = NULL, *mech = NULL;
+	const char *out_path = NULL, *mech = NULL, *shown_out;
+	static char shown[TOOL_ESCAPED_MAX];
 	struct source src = { NULL, 0 };
 	struct progress pg = { 0, 0, 0, 0 };
 	enum format format = FORMAT_RAW;
@@ -434,7 +437,7 @@ int main(int argc, char **argv)
 	if (rc) {
 		tool_error(prog, rc == -ERANGE ? "size '%s' is too large" :
 			   "bad size '%s': a decimal count with an optional K, M, G or T suffix",
-			   argv[optind]);
+			   tool_escape(argv[optind], shown, sizeof(shown)));
 		return EXIT_USAGE;
 	}
 
@@ -454,16 +457,19 @@ int main(int argc, char **argv)
 			rc = vouch_drbg_instantiate(src.drbg, vouch_os_seed_source(),
 				(const uint8_t *)personalization, sizeof(personalization) - 1, 0);
 		if (rc) {
-			tool_error(prog, "%s: %s", mech, vouch_strerror(rc));
+			tool_error(prog, "%s: %s", tool_escape(mech, shown, sizeof(shown)),
+				   vouch_strerror(rc));
 			vouch_drbg_free(src.drbg);
 			return tool_exit_code(rc);
 		}
 	}
+	/* The name as printed: escaped, as every name from outside. */
+	shown_out = out_path ? tool_escape(out_path, shown, sizeof(shown)) : "standard output";
 	if (out_path) {
 		fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 		if (fd < 0) {
 			rc = -errno;
-			tool_error(prog, "%s: %s", out_path, strerror(-rc));
+			tool_error(prog, "%s: %s", shown_out, strerror(-rc));
 			vouch_drbg_free(src.drbg);
 			return tool_exit_code(rc);
 		}
@@ -472,10 +478,10 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	pg.total = total;
 	pg.on = want_progress && total > PROGRESS_MIN && isatty(STDERR_FILENO);
-	rc = stream(&src, fd, out_path ? out_path : "standard output", format, total, &pg);
+	rc = stream(&src, fd, shown_out, format, total, &pg);
 	if (rc == 0 && out_path && close(fd) != 0) {
 		rc = -errno;
-		tool_error(prog, "%s: %s", out_path, strerror(-rc));
+		tool_error(prog, "%s: %s", shown_out, strerror(-rc));
 	}
 
 	vouch_wipe(chunk, sizeof(chunk));
