@@ -503,7 +503,9 @@ static int say_batch(const struct args *a, const char *file, int rc, const char 
 	tool_escape(file, name, sizeof(name));
 	/* Reasons that name a file have it escaped already (file_reason()). */
 	if (rc != 0) {
-		tool_error(prog, "%s: refused: %s (%s)", name, reason, vouch_strerror(rc));
+		/* vouch_strerror(-EIO) is the RNG's meaning; a file's is the C library's. */
+		tool_error(prog, "%s: refused: %s (%s)", name, reason,
+			   rc == -EIO ? strerror(EIO) : vouch_strerror(rc));
 		return tool_exit_code(rc);
 	}
 	for (size_t i = 0; res && i < res->signer_count; i++) {
