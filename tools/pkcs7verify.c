@@ -5,12 +5,14 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <vouch/vouch.h>
 
@@ -28,9 +30,13 @@ static const char *prog = "pkcs7verify";
 struct args {
 	const char *trust[MAX_FILES], *certs[MAX_FILES];
 	size_t ntrust, ncerts;
-	const char *content, *deny, *signature;
+	const char *content, *deny, *files_from;
+	char **files;                  /* the SIGNATUREs of the command line */
+	int nfiles;
 	int inform;                    /* enum vouch_pkcs7_format */
 	int module, pe, json, quiet, no_sandbox, strict_trust;
+	int null_names;                /* -0: --files-from names end with NUL */
+	int batch;                     /* several files, or --files-from: a line each */
 	struct vouch_verify_opts opts;
 };
 
@@ -44,10 +50,14 @@ static void usage(FILE *out)
 		"          [--usage any|module|firmware]\n"
 		"          [--purpose any|codesign] [--check-time[=TIME]] [--deny FILE]\n"
 		"          [--allow-sha1] [--no-sandbox] [--json] [-q] SIGNATURE|IMAGE\n"
+		"       %s [OPTIONS] [--files-from FILE [-0]] [SIGNATURE...]\n"
 		"Verify a PKCS#7/CMS SignedData SIGNATURE, or with --pe a PE IMAGE's\n"
-		"Authenticode signatures, against the --trust certificates.\n"
+		"Authenticode signatures, against the --trust certificates; with several\n"
+		"SIGNATUREs (modules with --module) or --files-from (- for standard input),\n"
+		"one line each.\n"
 		"Exit: 0 accepted, 1 rejected, 2 no trusted key, 3 malformed, 4 unsupported,\n"
-		"64 usage, 66 unreadable input, 70 internal. See pkcs7verify(1).\n", prog);
+		"64 usage, 66 unreadable input, 70 internal; the largest over several files.\n"
+		"See pkcs7verify(1).\n", prog, prog);
 }
 
 /* ---- Reading files ---- */
@@ -212,7 +222,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 {
 	enum { O_TRUST = 256, O_STRICT_TRUST, O_CERTS, O_CONTENT, O_INFORM, O_MODULE, O_PE,
 	       O_PE_FIRST, O_USAGE, O_PURPOSE,
-	       O_TIME, O_DENY, O_SHA1, O_MLDSA_ATTRS, O_JSON, O_NO_SANDBOX, O_HELP };
+	       O_TIME, O_DENY, O_SHA1, O_MLDSA_ATTRS, O_JSON, O_NO_SANDBOX, O_FILES_FROM,
+	       O_HELP };
 	static const struct option longs[] = {
 		{ "trust", required_argument, NULL, O_TRUST },
 		{ "strict-trust", no_argument, NULL, O_STRICT_TRUST },
@@ -230,6 +241,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "mldsa-module-attrs", no_argument, NULL, O_MLDSA_ATTRS },
 		{ "json", no_argument, NULL, O_JSON },
 		{ "no-sandbox", no_argument, NULL, O_NO_SANDBOX },
+		{ "files-from", required_argument, NULL, O_FILES_FROM },
+		{ "null", no_argument, NULL, '0' },
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -237,7 +250,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 
 	memset(a, 0, sizeof(*a));
 	a->opts.size = sizeof(a->opts);
-	while ((c = getopt_long(argc, argv, "q", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "q0", longs, NULL)) != -1) {
 		switch (c) {
 		case O_TRUST:
 		case O_CERTS: {
@@ -325,6 +338,12 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case 'q':
 			a->quiet = 1;
 			break;
+		case O_FILES_FROM:
+			a->files_from = optarg;
+			break;
+		case '0':
+			a->null_names = 1;
+			break;
 		case O_HELP:
 			usage(stdout);
 			exit(0);
@@ -333,8 +352,21 @@ static int parse_args(int argc, char **argv, struct args *a)
 			return EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1) {
+	a->files = argv + optind;
+	a->nfiles = argc - optind;
+	a->batch = a->nfiles > 1 || a->files_from;
+	if (a->nfiles == 0 && !a->files_from) {
 		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (a->null_names && !a->files_from) {
+		tool_error(prog, "-0 needs --files-from");
+		return EXIT_USAGE;
+	}
+	/* One content and one image report are for one file only. */
+	if (a->batch && (a->content || a->pe)) {
+		tool_error(prog, "--content and --pe take one SIGNATURE or IMAGE, not several "
+			   "or --files-from");
 		return EXIT_USAGE;
 	}
 	/* An image carries its signatures and its content: none of these apply. */
@@ -346,7 +378,6 @@ static int parse_args(int argc, char **argv, struct args *a)
 		tool_error(prog, "--pe-first-only needs --pe");
 		return EXIT_USAGE;
 	}
-	a->signature = argv[optind];
 	return 0;
 }
 
@@ -361,6 +392,8 @@ static const char *errno_name(int rc)
 		{ -EINVAL, "EINVAL" }, { -ENOMEM, "ENOMEM" }, { -ENODATA, "ENODATA" },
 		{ -ECHILD, "ECHILD" }, { -ETIMEDOUT, "ETIMEDOUT" }, { -ENOENT, "ENOENT" },
 		{ -EACCES, "EACCES" }, { -EISDIR, "EISDIR" }, { -EIO, "EIO" },
+		{ -ENOTDIR, "ENOTDIR" }, { -ELOOP, "ELOOP" },
+		{ -ENAMETOOLONG, "ENAMETOOLONG" },
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -409,9 +442,18 @@ static void json_signer(FILE *out, const struct vouch_verify_signer *s)
 	fputs("]}", out);
 }
 
-static void print_json(int rc, const char *reason, const struct vouch_verify_result *res)
+/* One object on stdout; with several files, one per line, naming its @file first. */
+static void print_json(const char *file, int rc, const char *reason,
+		       const struct vouch_verify_result *res)
 {
-	printf("{\"verdict\":\"%s\",\"errno\":\"%s\",\"exit\":%d,\"reason\":",
+	if (file) {
+		fputs("{\"file\":", stdout);
+		tool_json_string(stdout, file);
+		fputc(',', stdout);
+	} else {
+		fputc('{', stdout);
+	}
+	printf("\"verdict\":\"%s\",\"errno\":\"%s\",\"exit\":%d,\"reason\":",
 	       rc == 0 ? "accepted" : "refused", errno_name(rc), tool_exit_code(rc));
 	tool_json_string(stdout, reason);
 	fputs(",\"signers\":[", stdout);
@@ -430,12 +472,13 @@ static void print_json(int rc, const char *reason, const struct vouch_verify_res
 }
 
 /* The one line on stderr (what was verified, or why not), and the exit code. */
-static int say(const struct args *a, int rc, const char *reason, const char *detail)
+static int say(const struct args *a, const char *file, int rc, const char *reason,
+	       const char *detail)
 {
 	if (!a->quiet) {
 		char name[TOOL_ESCAPED_MAX];
 
-		tool_escape(a->signature, name, sizeof(name));
+		tool_escape(file, name, sizeof(name));
 		if (rc == 0)
 			fprintf(stderr, "%s: %s: verified%s\n", prog, name, detail ? detail : "");
 		else
@@ -444,12 +487,51 @@ static int say(const struct args *a, int rc, const char *reason, const char *det
 	return tool_exit_code(rc);
 }
 
-static int finish(const struct args *a, int rc, const char *reason,
+/*
+ * With several files, each line says whose verdict it is and starts with
+ * the file's name, escaped: "FILE: verified by SIGNER", or
+ * "FILE: refused: REASON (WHAT THE CODE MEANS)". The signer is the first
+ * accepted one's subject, escaped too (it comes from input).
+ */
+static int say_batch(const struct args *a, const char *file, int rc, const char *reason,
+		     const struct vouch_verify_result *res)
+{
+	char name[TOOL_ESCAPED_MAX], subject[1024] = "", shown[4 * sizeof(subject) + 1];
+
+	if (a->quiet)
+		return tool_exit_code(rc);
+	tool_escape(file, name, sizeof(name));
+	/* Reasons that name a file have it escaped already (file_reason()). */
+	if (rc != 0) {
+		/* vouch_strerror(-EIO) is the RNG's meaning; a file's is the C library's. */
+		tool_error(prog, "%s: refused: %s (%s)", name, reason,
+			   rc == -EIO ? strerror(EIO) : vouch_strerror(rc));
+		return tool_exit_code(rc);
+	}
+	for (size_t i = 0; res && i < res->signer_count; i++) {
+		const struct vouch_verify_signer *s = &res->signers[i];
+
+		if (s->rc == 0 && s->trusted && s->cert) {
+			vouch_x509_name_format(s->cert, vouch_x509_subject_name(s->cert), subject,
+					       sizeof(subject));
+			fprintf(stderr, "%s: %s: verified by %s\n", prog, name,
+				tool_escape(subject, shown, sizeof(shown)));
+			return tool_exit_code(rc);
+		}
+	}
+	fprintf(stderr, "%s: %s: verified\n", prog, name);
+	return tool_exit_code(rc);
+}
+
+/* The verdict for @file, as JSON if asked and on stderr; the exit code. */
+static int finish(const struct args *a, const char *file, int rc, const char *reason,
 		  const struct vouch_verify_result *res)
 {
 	if (a->json)
-		print_json(rc, reason, res);
-	return say(a, rc, reason, NULL);
+		print_json(a->batch ? file : NULL, rc, reason, res);
+	if (a->batch)
+		return say_batch(a, file, rc, reason, res);
+	return say(a, file, rc, reason, NULL);
 }
 
 /* --pe --json: the verdict and each certificate-table entry with its signers. */
@@ -485,18 +567,47 @@ static void print_pe_json(int rc, const char *reason, const struct vouch_pe_resu
 
 /* ---- The job ---- */
 
+/* A name to verify, from the command line or --files-from. */
+struct name {
+	const char *path;
+	int rc;                         /* nonzero: a name that cannot be used */
+	const char *why;                /* and why */
+};
+
+/*
+ * One file of the run, read whole, its signature found (and submitted to
+ * the sandbox's worker) and its content: what is verified is only ever
+ * these bytes, which belong to this file alone.
+ */
+struct job {
+	const char *name;
+	int loaded;
+	uint8_t *file;                  /* the file's bytes */
+	uint8_t *owned;                 /* DER decoded from PEM, or NULL */
+	uint8_t *content_file;          /* --content's bytes, or NULL */
+	const uint8_t *der;             /* the SignedData */
+	size_t der_len;
+	const uint8_t *content;         /* detached content (a module's body), or NULL */
+	size_t content_len;
+	int rc;                         /* a failure before the parse */
+	const char *why;
+	char reason[TOOL_ESCAPED_MAX + 64];
+	struct vouch_sandbox_job *sj;   /* submitted, not yet collected */
+};
+
 struct inputs {
 	struct vouch_keyring *kr;
 	struct vouch_x509_cert *extra[MAX_EXTRA];
 	uint8_t *extra_owned[MAX_EXTRA];  /* the decoded PEM each points into, or NULL */
 	size_t nextra;
-	uint8_t *sig_file, *sig_owned, *content;
-	const uint8_t *sig_der;
-	size_t content_len;
+	uint8_t *pe_file;               /* --pe: the image */
 	struct vouch_deny_entry deny[MAX_DENY];
+	size_t ndeny;
 	struct vouch_sandbox *sb;
 	int quiet;                      /* -q: no notices either */
 	char reason[TOOL_ESCAPED_MAX + 64];   /* a failure's reason that names a file */
+	struct job job[2];              /* the file being verified, and the next one */
+	int cur;                        /* which of them is the one being verified */
 };
 
 /* "WHAT NAME", the name escaped, in in->reason. */
@@ -509,17 +620,29 @@ static const char *file_reason(struct inputs *in, const char *what, const char *
 	return in->reason;
 }
 
+static void job_release(struct job *j)
+{
+	struct vouch_pkcs7 *msg = NULL;
+
+	if (j->sj && vouch_sandbox_pkcs7_collect(j->sj, &msg) == 0)
+		vouch_pkcs7_free(msg);
+	free(j->file);
+	free(j->owned);
+	free(j->content_file);
+	memset(j, 0, sizeof(*j));
+}
+
 static void release(struct inputs *in)
 {
+	job_release(&in->job[0]);       /* before the sandbox their jobs are in */
+	job_release(&in->job[1]);
 	vouch_sandbox_free(in->sb);
 	vouch_keyring_free(in->kr);
 	for (size_t i = 0; i < in->nextra; i++) {
 		vouch_x509_free(in->extra[i]);
 		free(in->extra_owned[i]);
 	}
-	free(in->sig_owned);
-	free(in->sig_file);
-	free(in->content);
+	free(in->pe_file);
 }
 
 /* A certificate or block the keyring skipped, said on stderr. */
@@ -631,47 +754,142 @@ static int load_certs(const struct args *a, struct inputs *in, const char **why)
 	return 0;
 }
 
-/* The SignatureFile's DER: a module's appended signature, PEM, or DER. */
-static int load_signature(const struct args *a, struct inputs *in, size_t *sig_len,
-			  const char **why)
+/*
+ * A file of a run over several: a regular file only, opened without
+ * blocking (a FIFO or a device is refused, never waited on), read whole,
+ * at most MAX_INPUT bytes. A single SIGNATURE is read as before, with
+ * read_file() (a pipe such as <(...) works there).
+ */
+static int read_regular(const char *path, uint8_t **out, size_t *len, const char **why)
 {
-	size_t len, content_len;
-	struct vouch_span span;
-	int rc = read_file(a->signature, &in->sig_file, &len);
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+	uint8_t *buf;
+	size_t got = 0;
+	int rc = 0;
 
+	*out = NULL;
+	if (fd < 0) {
+		*why = "cannot open the file";
+		return -errno;
+	}
+	if (fstat(fd, &st) != 0) {
+		rc = -errno;
+		*why = "cannot open the file";
+	} else if (S_ISDIR(st.st_mode)) {
+		rc = -EISDIR;
+		*why = "a directory, not a file";
+	} else if (!S_ISREG(st.st_mode)) {
+		rc = -EPERM;
+		*why = "not a regular file (a FIFO, socket or device is not read)";
+	} else if ((unsigned long long)st.st_size > MAX_INPUT) {
+		rc = -E2BIG;
+		*why = "the file is larger than the limit";
+	}
 	if (rc) {
-		*why = file_reason(in, "cannot read", a->signature);
+		close(fd);
 		return rc;
 	}
-	if (a->module) {
-		rc = vouch_pkcs7_split_module(in->sig_file, len, &content_len, &span);
-		if (rc) {
-			*why = rc == -ENODATA ? "the module has no appended signature"
-					      : "the module's signature trailer is malformed";
-			return rc == -ENODATA ? -EPERM : rc;   /* a signature is required */
-		}
-		/* The content is the module itself, before the signature. */
-		in->content = malloc(content_len ? content_len : 1);
-		if (!in->content)
-			return -ENOMEM;
-		memcpy(in->content, in->sig_file, content_len);
-		in->content_len = content_len;
-		in->sig_der = in->sig_file;
-		memmove(in->sig_file, in->sig_file + span.off, span.len);
-		*sig_len = span.len;
-		return 0;
+	buf = malloc(st.st_size ? (size_t)st.st_size : 1);
+	if (!buf) {
+		close(fd);
+		*why = "out of memory";
+		return -ENOMEM;
 	}
-	*why = "the signature file is neither DER nor strict PEM";
-	return vouch_pkcs7_decode(in->sig_file, len, a->inform, &in->sig_der, sig_len,
-				  &in->sig_owned);
+	while (got < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	if (got != (size_t)st.st_size) {
+		free(buf);
+		*why = "the file could not be read whole (an error, or it shrank)";
+		return -EIO;
+	}
+	*out = buf;
+	*len = got;
+	return 0;
+}
+
+/*
+ * Read @name into @j: the SignatureFile's DER (a module's appended
+ * signature, PEM, or DER) and the content (a module's body, or
+ * --content). A failure is kept in j->rc and j->why for verify_one().
+ * This is where a file is turned into bytes to verify: a loader of other
+ * forms of a module goes here.
+ */
+static void load_one(const struct args *a, struct job *j, const struct name *name)
+{
+	size_t len = 0, content_len;
+	struct vouch_span span;
+	int rc;
+
+	memset(j, 0, sizeof(*j));
+	j->name = name->path;
+	j->loaded = 1;
+	if (name->rc) {
+		j->rc = name->rc;
+		j->why = name->why;
+		return;
+	}
+	if (a->batch) {
+		rc = read_regular(name->path, &j->file, &len, &j->why);
+	} else {
+		rc = read_file(name->path, &j->file, &len);
+		if (rc) {
+			char shown[TOOL_ESCAPED_MAX];
+
+			snprintf(j->reason, sizeof(j->reason), "cannot read %s",
+				 tool_escape(name->path, shown, sizeof(shown)));
+			j->why = j->reason;
+		}
+	}
+	if (rc == 0 && a->module) {
+		rc = vouch_pkcs7_split_module(j->file, len, &content_len, &span);
+		if (rc) {
+			j->why = rc == -ENODATA ? "the module has no appended signature"
+						: "the module's signature trailer is malformed";
+			rc = rc == -ENODATA ? -EPERM : rc;   /* a signature is required */
+		} else {
+			/* The content is the module itself, before the signature. */
+			j->content = j->file;
+			j->content_len = content_len;
+			j->der = j->file + span.off;
+			j->der_len = span.len;
+		}
+	} else if (rc == 0) {
+		rc = vouch_pkcs7_decode(j->file, len, a->inform, &j->der, &j->der_len, &j->owned);
+		if (rc)
+			j->why = rc == -ENOMEM ? "out of memory"
+					       : "the signature file is neither DER nor strict PEM";
+	}
+	if (rc == 0 && a->content) {
+		char shown[TOOL_ESCAPED_MAX];
+
+		snprintf(j->reason, sizeof(j->reason), "cannot read the --content file %s",
+			 tool_escape(a->content, shown, sizeof(shown)));
+		j->why = j->content ? "--content with --module: the module is the content"
+				    : j->reason;
+		rc = j->content ? -EINVAL
+				: read_file(a->content, &j->content_file, &j->content_len);
+		j->content = j->content_file;
+	}
+	j->rc = rc;
 }
 
 /*
  * The message is parsed in the seccomp sandbox (vouch/sandbox.h) unless
- * --no-sandbox: a one-shot worker, started before the keyring is read so
- * that its start (an execve of the static worker, on the other CPU while
- * this process reads its files) overlaps that work. On the VMs measured
- * that costs less than a fork of this process (README "Sandbox").
+ * --no-sandbox, started before the keyring is read so that its start (an
+ * execve of the static worker, on the other CPU while this process reads
+ * its files) overlaps that work. For one SIGNATURE without --certs, a
+ * one-shot worker: on the VMs measured that costs less than a fork of
+ * this process (README "Sandbox"). For several files, one persistent
+ * worker parses them all, one after the other.
  */
 static struct vouch_sandbox *start_sandbox(const struct args *a)
 {
@@ -680,7 +898,7 @@ static struct vouch_sandbox *start_sandbox(const struct args *a)
 
 	/* With --certs, one worker parses those certificates and the message. */
 	/* With --pe, one worker parses every certificate-table entry too. */
-	tool_sandbox_opts(&opts, a->ncerts || a->pe ? 0 : VOUCH_SANDBOX_ONE_SHOT);
+	tool_sandbox_opts(&opts, a->ncerts || a->pe || a->batch ? 0 : VOUCH_SANDBOX_ONE_SHOT);
 	if (a->no_sandbox || vouch_sandbox_new(&sb, &opts) != 0)
 		return NULL;
 	/* A failure to start shows again, and is reported, at the parse. */
@@ -695,15 +913,16 @@ static struct vouch_sandbox *start_sandbox(const struct args *a)
 static int run_pe(const struct args *a, struct inputs *in, struct vouch_verify_opts *opts)
 {
 	static struct vouch_pe_result res;
+	const char *image = a->files[0];
 	char detail[64] = "";
 	size_t len;
-	int rc = read_file_max(a->signature, &in->sig_file, &len, MAX_PE_INPUT);
+	int rc = read_file_max(image, &in->pe_file, &len, MAX_PE_INPUT);
 
 	if (rc)
-		return finish(a, rc, file_reason(in, "cannot read the image", a->signature), NULL);
+		return finish(a, image, rc, file_reason(in, "cannot read the image", image), NULL);
 	opts->extra_certs = (const struct vouch_x509_cert *const *)in->extra;
 	opts->extra_count = in->nextra;
-	rc = vouch_pe_verify(in->sig_file, len, in->kr, opts, in->sb, &res);
+	rc = vouch_pe_verify(in->pe_file, len, in->kr, opts, in->sb, &res);
 	if (rc == -ENODATA)
 		rc = -EPERM;            /* a signature is required, as for modules */
 	if (a->json)
@@ -711,85 +930,221 @@ static int run_pe(const struct args *a, struct inputs *in, struct vouch_verify_o
 	if (rc == 0 && res.entry_count > 1)
 		snprintf(detail, sizeof(detail), " (certificate-table entry %d of %zu)",
 			 res.accepted_entry + 1, res.entry_count);
-	rc = say(a, rc, (rc == -ECHILD || rc == -ETIMEDOUT) && in->sb
+	rc = say(a, image, rc, (rc == -ECHILD || rc == -ETIMEDOUT) && in->sb
 			? tool_sandbox_reason(in->sb, rc, in->reason, sizeof(in->reason)) : res.rule,
 		 detail);
 	vouch_pe_result_release(&res);
 	return rc;
 }
 
+/*
+ * Verify one file and say its verdict (its line, its JSON object); the
+ * exit code. When @next is given, it is read while the worker parses
+ * @name's signature, and verified at the next call (which must be for
+ * it). Nothing of one file is kept for another: each job owns its
+ * bytes, and what the worker answers is checked against them.
+ */
+static int verify_one(const struct args *a, struct inputs *in, const struct name *name,
+		      const struct name *next)
+{
+	struct job *j = &in->job[in->cur];
+	struct vouch_verify_opts opts = a->opts;
+	struct vouch_verify_result res;
+	struct vouch_pkcs7 *msg = NULL;
+	const char *why;
+	int rc, code, verified = 0;
+
+	if (!j->loaded || j->name != name->path) {
+		job_release(j);
+		load_one(a, j, name);
+	}
+	rc = j->rc;
+	why = j->why;
+	if (rc == 0 && !a->no_sandbox && !in->sb) {
+		rc = -ENOMEM;
+		why = "the sandbox could not be made";
+	}
+	if (rc == 0 && in->sb && (rc = vouch_sandbox_pkcs7_submit(in->sb, j->der, j->der_len, NULL,
+								  &j->sj)) != 0)
+		why = "out of memory";
+	/* The next file is read while the worker parses this one's signature. */
+	if (next) {
+		job_release(&in->job[!in->cur]);
+		load_one(a, &in->job[!in->cur], next);
+	}
+	if (rc == 0) {
+		if (in->sb) {
+			rc = vouch_sandbox_pkcs7_collect(j->sj, &msg);
+			j->sj = NULL;
+		} else {
+			rc = vouch_pkcs7_parse(&msg, j->der, j->der_len, NULL);
+		}
+		/* Not verified: the message was not parsed. The sandbox's
+		 * failures say what happened to the worker. */
+		why = "not a valid PKCS#7 SignedData message";
+		if ((rc == -ECHILD || rc == -ETIMEDOUT) && in->sb)
+			why = tool_sandbox_reason(in->sb, rc, in->reason, sizeof(in->reason));
+	}
+	if (rc == 0) {
+		opts.extra_certs = (const struct vouch_x509_cert *const *)in->extra;
+		opts.extra_count = in->nextra;
+		opts.deny = in->deny;
+		opts.deny_count = in->ndeny;
+		rc = vouch_pkcs7_verify(msg, j->content, j->content_len, in->kr, &opts, &res);
+		why = res.rule ? res.rule : "verification failed";
+		verified = 1;
+		if (vouch_pkcs7_has_crls(msg) && !a->quiet) {
+			char shown[TOOL_ESCAPED_MAX];
+
+			tool_error(prog, "%s: the message's CRLs are ignored: vouch does not check "
+				   "revocation", tool_escape(name->path, shown, sizeof(shown)));
+		}
+	}
+	code = finish(a, name->path, rc, why, verified ? &res : NULL);
+	vouch_pkcs7_free(msg);
+	job_release(j);
+	if (next)
+		in->cur = !in->cur;
+	return code;
+}
+
+/* ---- The names of a run over several files ---- */
+
+/* The command line's SIGNATUREs, then those of --files-from. */
+struct names {
+	char **argv;
+	int argc, i;
+	FILE *from;
+	const char *from_path;
+	int delim;
+	char *buf[2];                   /* the name given last, and the one before */
+	size_t cap[2];
+	int which;
+	int read_error;                 /* errno of reading --files-from */
+};
+
+/* The next name, or 0 at the end. */
+static int next_name(struct names *s, struct name *out)
+{
+	ssize_t n;
+
+	memset(out, 0, sizeof(*out));
+	if (s->i < s->argc) {
+		out->path = s->argv[s->i++];
+		return 1;
+	}
+	if (!s->from)
+		return 0;
+	s->which = !s->which;           /* the other buffer holds the name before */
+	for (;;) {
+		errno = 0;
+		n = getdelim(&s->buf[s->which], &s->cap[s->which], s->delim, s->from);
+		if (n < 0) {
+			s->read_error = errno;
+			return 0;
+		}
+		if (n > 0 && s->buf[s->which][n - 1] == s->delim)
+			s->buf[s->which][--n] = '\0';
+		if (n == 0)
+			continue;       /* an empty line or entry names nothing */
+		out->path = s->buf[s->which];
+		/* A line with a NUL inside would name another file: refuse it. */
+		if ((size_t)n != strlen(out->path)) {
+			out->rc = -EINVAL;
+			out->why = "a name with a NUL byte inside (NUL-separated names need -0)";
+		}
+		return 1;
+	}
+}
+
+/*
+ * Several files: one verdict each, in the order given, the next file
+ * read while the worker parses the signature of the one before. The exit
+ * code is the largest of all, as fwcheck's over several names: an
+ * internal failure (70) or an unreadable file (66) outranks every
+ * verdict, since a file was then not judged at all; then a usage error
+ * (64); then the verdicts, unsupported (4) > malformed (3) > no trusted
+ * key (2) > refused (1) > accepted (0).
+ */
+static int run_batch(const struct args *a, struct inputs *in)
+{
+	struct names s = { .argv = a->files, .argc = a->nfiles, .delim = a->null_names ? 0 : '\n' };
+	struct name cur, next;
+	int worst = 0, count = 0, more;
+
+	if (a->files_from) {
+		s.from_path = a->files_from;
+		s.from = strcmp(a->files_from, "-") ? fopen(a->files_from, "r") : stdin;
+		if (!s.from) {
+			char shown[TOOL_ESCAPED_MAX];
+
+			tool_error(prog, "--files-from %s: %s",
+				   tool_escape(a->files_from, shown, sizeof(shown)), strerror(errno));
+			return EXIT_NO_INPUT;
+		}
+	}
+	more = next_name(&s, &cur);
+	while (more) {
+		int code;
+
+		more = next_name(&s, &next);
+		code = verify_one(a, in, &cur, more ? &next : NULL);
+		worst = code > worst ? code : worst;
+		count++;
+		cur = next;
+	}
+	if (s.from && s.from != stdin)
+		fclose(s.from);
+	free(s.buf[0]);
+	free(s.buf[1]);
+	if (s.read_error) {
+		tool_error(prog, "--files-from: %s", strerror(s.read_error));
+		return EXIT_NO_INPUT;
+	}
+	/* An empty list (a find that matched nothing, or failed) proves nothing. */
+	if (count == 0) {
+		tool_error(prog, "no file to verify: --files-from named none");
+		return EXIT_NO_INPUT;
+	}
+	return worst;
+}
+
 static int run(const struct args *a, struct inputs *in)
 {
 	struct vouch_verify_opts opts = a->opts;
-	struct vouch_verify_input vin = VOUCH_VERIFY_INPUT_INIT;
-	struct vouch_verify_result res;
 	const char *why = NULL;
-	size_t sig_len = 0, ndeny = 0;
 	int rc;
 
-	if (a->deny && (rc = load_deny(a->deny, in->deny, &ndeny)) != 0)
+	if (a->deny && (rc = load_deny(a->deny, in->deny, &in->ndeny)) != 0)
 		return rc;
 	in->quiet = a->quiet;
 	in->sb = start_sandbox(a);
 	rc = load_trust(a, in, &why);
 	if (rc == 0)
 		rc = load_certs(a, in, &why);
-	if (rc == 0 && a->pe) {
-		if (a->no_sandbox)
-			opts.flags |= VOUCH_VERIFY_NO_SANDBOX;
-		else if (!in->sb)
-			return finish(a, -ECHILD, "the sandbox could not be made", NULL);
-		opts.deny = in->deny;
-		opts.deny_count = ndeny;
-		return run_pe(a, in, &opts);
-	}
-	if (rc == 0)
-		rc = load_signature(a, in, &sig_len, &why);
-	if (rc == 0 && a->content) {
-		why = in->content ? "--content with --module: the module is the content"
-				  : file_reason(in, "cannot read the --content file", a->content);
-		rc = in->content ? -EINVAL : read_file(a->content, &in->content, &in->content_len);
-	}
-	/* The sandbox made at the start parses the message, unless --no-sandbox. */
-	if (rc == 0 && !a->no_sandbox && !in->sb) {
-		rc = -ENOMEM;
-		why = "not a valid PKCS#7 SignedData message";
-	}
 	/* The sandbox's failures (parsing --certs) say what happened to the worker. */
 	if ((rc == -ECHILD || rc == -ETIMEDOUT) && in->sb)
 		why = tool_sandbox_reason(in->sb, rc, in->reason, sizeof(in->reason));
+	if (rc && a->batch) {
+		/* Nothing was verified: one line, no file's verdict. */
+		if (!a->quiet)
+			tool_error(prog, "%s (%s)", why ? why : "input", vouch_strerror(rc));
+		return tool_exit_code(rc);
+	}
 	if (rc)
-		return finish(a, rc, why ? why : "input", NULL);
-	vin.sig = in->sig_der;          /* decoded already (load_signature) */
-	vin.sig_len = sig_len;
-	vin.format = VOUCH_PKCS7_FORMAT_DER;
-	vin.content = in->content;
-	vin.content_len = in->content_len;
-	vin.extra_certs = (const struct vouch_x509_cert *const *)in->extra;
-	vin.extra_count = in->nextra;
-	vin.sandbox = in->sb;
-	if (a->no_sandbox)
-		opts.flags |= VOUCH_VERIFY_NO_SANDBOX;
-	opts.deny = in->deny;
-	opts.deny_count = ndeny;
-	rc = vouch_verify(&vin, in->kr, &opts, &res);
-	if (rc && !res.msg) {
-		/* Not verified: the message was not parsed. The sandbox's
-		 * failures say what happened to the worker. */
-		why = "not a valid PKCS#7 SignedData message";
-		if ((rc == -ECHILD || rc == -ETIMEDOUT) && in->sb)
-			why = tool_sandbox_reason(in->sb, rc, in->reason, sizeof(in->reason));
-		return finish(a, rc, why, NULL);
+		return finish(a, a->files[0], rc, why ? why : "input", NULL);
+	if (a->pe) {
+		if (a->no_sandbox)
+			opts.flags |= VOUCH_VERIFY_NO_SANDBOX;
+		else if (!in->sb)
+			return finish(a, a->files[0], -ECHILD, "the sandbox could not be made", NULL);
+		opts.deny = in->deny;
+		opts.deny_count = in->ndeny;
+		return run_pe(a, in, &opts);
 	}
-	if (vouch_pkcs7_has_crls(res.msg) && !a->quiet) {
-		char name[TOOL_ESCAPED_MAX];
-
-		tool_error(prog, "%s: the message's CRLs are ignored: vouch does not check revocation",
-			   tool_escape(a->signature, name, sizeof(name)));
-	}
-	rc = finish(a, rc, res.rule ? res.rule : "verification failed", &res);
-	vouch_verify_result_release(&res);
-	return rc;
+	if (a->batch)
+		return run_batch(a, in);
+	return verify_one(a, in, &(struct name){ .path = a->files[0] }, NULL);
 }
 
 int main(int argc, char **argv)

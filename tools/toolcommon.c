@@ -36,6 +36,8 @@ int tool_exit_code(int err)
 	case -ENOENT:
 	case -EACCES:
 	case -EISDIR:
+	case -ENOTDIR:          /* a path through a file: no such file */
+	case -ELOOP:            /* a symbolic-link loop: no file at its end */
 	case -EIO:
 		return EXIT_NO_INPUT;
 	default:
