@@ -617,18 +617,51 @@ static int load_certs(const struct args *a, struct inputs *in, const char **why)
 	return 0;
 }
 
+/*
+ * A module file's bytes, as the kernel's loader sees them: NAME.ko.xz,
+ * .ko.zst and .ko.gz decompressed (the suffix decides, and the magic bytes
+ * must agree: vouch/decompress.h), within the library's default limits;
+ * any other name read as it is. On success *out is a malloc()ed buffer the
+ * caller frees; on failure *why says what happened (for a read error it is
+ * NULL: the errno says it). Kept apart from the options so that a caller
+ * looping over many module files can use it as it is.
+ */
+static int load_module_file(const char *path, uint8_t **out, size_t *len, const char **why)
+{
+	enum vouch_decompress_format format = vouch_decompress_format_from_name(path);
+	uint8_t *packed;
+	size_t packed_len;
+	int rc = read_file(path, &packed, &packed_len);
+
+	*why = NULL;
+	if (rc || format == VOUCH_DECOMPRESS_NONE) {
+		*out = rc ? NULL : packed;
+		*len = rc ? 0 : packed_len;
+		return rc;
+	}
+	rc = vouch_decompress(format, packed, packed_len, NULL, out, len, why);
+	free(packed);
+	return rc;
+}
+
 /* The SignatureFile's DER: a module's appended signature, PEM, or DER. */
 static int load_signature(const struct args *a, struct inputs *in, size_t *sig_len,
 			  const char **why)
 {
 	size_t len, content_len;
 	struct vouch_span span;
-	int rc = read_file(a->signature, &in->sig_file, &len);
+	int rc;
 
 	*why = a->signature;
-	if (rc)
-		return rc;
 	if (a->module) {
+		const char *reason;
+
+		rc = load_module_file(a->signature, &in->sig_file, &len, &reason);
+		if (rc) {
+			if (reason)
+				*why = reason;
+			return rc;
+		}
 		rc = vouch_pkcs7_split_module(in->sig_file, len, &content_len, &span);
 		if (rc) {
 			*why = rc == -ENODATA ? "the module has no appended signature"
@@ -646,6 +679,9 @@ static int load_signature(const struct args *a, struct inputs *in, size_t *sig_l
 		*sig_len = span.len;
 		return 0;
 	}
+	rc = read_file(a->signature, &in->sig_file, &len);
+	if (rc)
+		return rc;
 	return vouch_pkcs7_decode(in->sig_file, len, a->inform, &in->sig_der, sig_len,
 				  &in->sig_owned);
 }
