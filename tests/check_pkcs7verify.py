@@ -96,6 +96,7 @@ def fixtures(tool, data):
         expect(tool, t + ['--module', module], 1, 'tampered module')
         open(module, 'wb').write(body)
         expect(tool, t + ['--module', module], 1, 'unsigned module')
+        compressed_modules(tool, t, tmp, body + sig + trailer + b'~Module signature appended~\n')
         # PEM input.
         pem = os.path.join(tmp, 'sig.pem')
         b64 = __import__('base64').encodebytes(open(os.path.join(p, 'attached.der'), 'rb').read())
@@ -108,6 +109,82 @@ def fixtures(tool, data):
         sys.exit('FAIL json: %s' % out)
     formats(tool, os.path.join(data, 'format'))
     print('pkcs7verify fixtures: all cases as expected')
+
+
+# The compressors as `make modules_install` runs them (signed, then compressed).
+COMPRESSORS = {'.xz': ['xz', '-c', '--check=crc32', '--lzma2=dict=1MiB'],
+               '.zst': ['zstd', '-q', '-c', '-T0'], '.gz': ['gzip', '-n', '-c']}
+
+
+def compress(suffix, data):
+    return subprocess.run(COMPRESSORS[suffix], input=data, capture_output=True,
+                          check=True).stdout
+
+
+def compressed_modules(tool, t, tmp, signed):
+    """NAME.ko.xz, .ko.zst, .ko.gz: decompressed, then the appended signature checked."""
+    import shutil
+    if not all(shutil.which(c[0]) for c in COMPRESSORS.values()):
+        if os.environ.get('CI') == 'true':
+            sys.exit('FAIL: xz, zstd and gzip are needed (tools/setup-deps test)')
+        print('compressed modules: skipped, xz, zstd or gzip missing')
+        return
+    for suffix in COMPRESSORS:
+        packed = compress(suffix, signed)
+        path = os.path.join(tmp, 'mod.ko' + suffix)
+        open(path, 'wb').write(packed)
+        expect(tool, t + ['--module', path], 0, 'module' + suffix)
+        # The same bytes under another name are not decompressed: no signature trailer.
+        plain = os.path.join(tmp, 'packed.ko')
+        open(plain, 'wb').write(packed)
+        expect(tool, t + ['--module', plain], 1, 'module%s not named so' % suffix)
+        # Tampered compressed bytes (a bit in the middle of the stream).
+        bad = bytearray(packed)
+        bad[len(bad) // 2] ^= 0x01
+        open(path, 'wb').write(bytes(bad))
+        expect(tool, t + ['--module', path], {1, 3}, 'tampered module' + suffix)
+        # A module tampered before compression: decompresses, then fails to verify.
+        changed = bytearray(signed)
+        changed[10] ^= 0x01
+        open(path, 'wb').write(compress(suffix, bytes(changed)))
+        expect(tool, t + ['--module', path], 1, 'module changed, then compressed' + suffix)
+        open(path, 'wb').write(packed[:len(packed) - 7])
+        expect(tool, t + ['--module', path], 3, 'truncated module' + suffix)
+        open(path, 'wb').write(packed + b'\0')
+        expect(tool, t + ['--module', path], 3, 'bytes after the stream' + suffix)
+        open(path, 'wb').write(packed + packed)
+        expect(tool, t + ['--module', path], 3, 'two streams' + suffix)
+        # Another format's bytes under this suffix: the magic must agree with the name.
+        other = '.gz' if suffix != '.gz' else '.xz'
+        open(path, 'wb').write(compress(other, signed))
+        expect(tool, t + ['--module', path], 3, '%s bytes named %s' % (other, suffix))
+        open(path, 'wb').write(signed)
+        expect(tool, t + ['--module', path], 3, 'uncompressed module named ' + suffix)
+    # A bomb: 1 GiB of zeros, compressed by streaming (xz -0 and zstd take
+    # about a second), refused -E2BIG (exit 3) with bounded memory (the
+    # default output bound is 256 MiB) and before all of it is decompressed.
+    time_bin = '/usr/bin/time' if os.access('/usr/bin/time', os.X_OK) else None
+    for suffix, cmd in (('.zst', ['zstd', '-q', '-c', '-1']), ('.xz', ['xz', '-c', '-0'])):
+        path = os.path.join(tmp, 'bomb.ko' + suffix)
+        with open(path, 'wb') as f:
+            subprocess.run(['sh', '-c', 'head -c 1073741824 /dev/zero | "$@"', 'sh'] + cmd,
+                           stdout=f, check=True)
+        args = t + ['--module', path]
+        # Under AddressSanitizer (its shadow and quarantine) RSS says nothing of the bound.
+        sanitized = b'__asan_init' in open(tool, 'rb').read()
+        if time_bin and not sanitized:
+            rss = os.path.join(tmp, 'rss')
+            p = subprocess.run([time_bin, '-o', rss, '-f', '%M', tool] + args,
+                               capture_output=True, text=True)
+            kib = int(open(rss).read().split()[-1])
+            if p.returncode != 3 or 'limit' not in p.stderr:
+                sys.exit('FAIL bomb%s: exit %d\n  %s' % (suffix, p.returncode, p.stderr))
+            if kib > 320 * 1024:
+                sys.exit('FAIL bomb%s: peak RSS %d KiB, past the 256 MiB bound' % (suffix, kib))
+            print('bomb%s: %d bytes refused, peak RSS %d KiB' % (suffix, os.path.getsize(path), kib))
+        else:
+            expect(tool, args, 3, 'bomb' + suffix)
+        os.unlink(path)
 
 
 def formats(tool, f):

@@ -817,11 +817,36 @@ static int read_regular(const char *path, uint8_t **out, size_t *len, const char
 }
 
 /*
+ * A module file's bytes as the kernel's loader sees them: NAME.ko.xz,
+ * .ko.zst and .ko.gz decompressed (the suffix decides and the magic bytes
+ * must agree: vouch/decompress.h), within the library's default limits;
+ * any other name is left as read. *file is replaced by the decompressed
+ * bytes (freed with free(): vouch_decompress_free() is free()).
+ */
+static int decompress_module(const char *path, uint8_t **file, size_t *len, const char **why)
+{
+	enum vouch_decompress_format format = vouch_decompress_format_from_name(path);
+	const char *reason = NULL;
+	uint8_t *plain = NULL;
+	size_t plain_len = 0;
+	int rc;
+
+	if (format == VOUCH_DECOMPRESS_NONE)
+		return 0;
+	rc = vouch_decompress(format, *file, *len, NULL, &plain, &plain_len, &reason);
+	free(*file);
+	*file = plain;
+	*len = plain_len;
+	if (rc)
+		*why = reason ? reason : "the module could not be decompressed";
+	return rc;
+}
+
+/*
  * Read @name into @j: the SignatureFile's DER (a module's appended
  * signature, PEM, or DER) and the content (a module's body, or
  * --content). A failure is kept in j->rc and j->why for verify_one().
- * This is where a file is turned into bytes to verify: a loader of other
- * forms of a module goes here.
+ * This is where a file is turned into bytes to verify.
  */
 static void load_one(const struct args *a, struct job *j, const struct name *name)
 {
@@ -849,6 +874,8 @@ static void load_one(const struct args *a, struct job *j, const struct name *nam
 			j->why = j->reason;
 		}
 	}
+	if (rc == 0 && a->module)
+		rc = decompress_module(name->path, &j->file, &len, &j->why);
 	if (rc == 0 && a->module) {
 		rc = vouch_pkcs7_split_module(j->file, len, &content_len, &span);
 		if (rc) {

@@ -20,6 +20,7 @@
 #include <vouch/x509.h>
 #include <vouch/pkcs7.h>
 #include <vouch/pe.h>
+#include <vouch/decompress.h>
 #include <vouch/sandbox.h>
 #include <vouch/keyring.h>
 #include <vouch/verify.h>
