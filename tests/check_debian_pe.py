@@ -225,7 +225,7 @@ def main():
             (kernel, [ms2011], [], 2, 1),
             (shim, [debian], [], 2, 'blind'),
             (shim, [other], [], 2, 'blind'),
-            # the kernel's rule (Linux 6.7 on): the first entry decides, the
+            # the kernel's rule (kernels since 2023): the first entry decides, the
             # others are not examined; shim's first chains to the 2011 CA only
             (kernel, [debian], ['--pe-first-only'], 0, None),
             (grub, [ms2011], ['--pe-first-only'], 2, None),
