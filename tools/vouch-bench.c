@@ -47,7 +47,11 @@
  * sandbox-oneshot-fork does the same with a worker forked from
  * vouch-bench (VOUCH_SANDBOX_FORK: _Fork, limits, filter, no execve);
  * pkcs7-verify-rsa2048-sandboxed is pkcs7-verify-rsa2048 with the parse
- * in a persistent worker. The ML-DSA figures (mldsa44-verify,
+ * in a persistent worker; spawn-floor (us/op, size 0) is posix_spawn()
+ * and waitpid() of a static program that exits at once, the floor the
+ * one-shot sandbox is judged against. modules-batch (us/op, size 65536,
+ * the body's) decompresses, splits, parses and verifies a signed 64 KiB
+ * .ko.xz in this process (tests/data/bench/gen-modules.py). The ML-DSA figures (mldsa44-verify,
  * mldsa65-verify, mldsa87-verify, size 0) verify one fixed signature over
  * a 32-byte message (tools/bench_mldsa.h, Wycheproof's), mu included, the
  * key loaded beforehand; each prints us/op and then cycles/op, the

@@ -37,7 +37,7 @@ is made again when DIR/done names the same count and size):
                                      scripts/extract-module-sig.pl -s gives), for
                                      the `openssl cms -verify` loop, which cannot
                                      read an appended signature
-    list                             the modules' names, one a line
+    list                             the modules' names (in DIR), one a line
     bodylen                          BYTES (the signed length of every module)
 """
 import argparse
@@ -165,7 +165,7 @@ def tree(out, count, size):
         if i % 2 == 0:
             name, data = name + '.xz', xz(data)
         write(os.path.join(out, name), data)
-        names.append(os.path.join(out, name))
+        names.append(name)
     write(os.path.join(out, 'list'), ''.join(n + '\n' for n in names).encode())
     write(os.path.join(out, 'bodylen'), b'%d\n' % size)
     write(stamp, want.encode())
