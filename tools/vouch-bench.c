@@ -47,7 +47,11 @@
  * sandbox-oneshot-fork does the same with a worker forked from
  * vouch-bench (VOUCH_SANDBOX_FORK: _Fork, limits, filter, no execve);
  * pkcs7-verify-rsa2048-sandboxed is pkcs7-verify-rsa2048 with the parse
- * in a persistent worker. The ML-DSA figures (mldsa44-verify,
+ * in a persistent worker; spawn-floor (us/op, size 0) is posix_spawn()
+ * and waitpid() of a static program that exits at once, the floor the
+ * one-shot sandbox is judged against. modules-batch (us/op, size 65536,
+ * the body's) decompresses, splits, parses and verifies a signed 64 KiB
+ * .ko.xz in this process (tests/data/bench/gen-modules.py). The ML-DSA figures (mldsa44-verify,
  * mldsa65-verify, mldsa87-verify, size 0) verify one fixed signature over
  * a 32-byte message (tools/bench_mldsa.h, Wycheproof's), mu included, the
  * key loaded beforehand; each prints us/op and then cycles/op, the
@@ -57,11 +61,15 @@
  * tests.
  */
 #include <errno.h>
+#include <limits.h>
+#include <spawn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #if defined(__x86_64__) || defined(__i386__)
@@ -700,6 +708,167 @@ static void run_sandboxed(const void *figure, size_t size, uint64_t iters)
 	}
 }
 
+/*
+ * spawn-floor: posix_spawn() and waitpid() of vouch-spawn-floor-child, a
+ * static program that exits at once (tools/spawn-floor-child.c): what this
+ * machine charges for any new process, the floor of sandbox-oneshot, which
+ * is measured against it in the same run (tools/bench-peers). The child is
+ * $VOUCH_SPAWN_FLOOR_CHILD, else the one beside this program (the build
+ * tree), else the installed one; it gets an empty environment.
+ */
+static char spawn_child[PATH_MAX];
+
+static int find_spawn_child(void)
+{
+	const char *env = getenv("VOUCH_SPAWN_FLOOR_CHILD");
+	char self[PATH_MAX];
+	ssize_t n;
+	char *slash;
+
+	if (env && *env) {
+		if ((size_t)snprintf(spawn_child, sizeof(spawn_child), "%s", env) >= sizeof(spawn_child))
+			return -ENAMETOOLONG;
+		return 0;
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		struct stat st;
+
+		self[n] = '\0';
+		slash = strrchr(self, '/');
+		if (slash) {
+			*slash = '\0';
+			if ((size_t)snprintf(spawn_child, sizeof(spawn_child),
+					     "%s/vouch-spawn-floor-child", self) < sizeof(spawn_child) &&
+			    stat(spawn_child, &st) == 0 && S_ISREG(st.st_mode))
+				return 0;
+		}
+	}
+	snprintf(spawn_child, sizeof(spawn_child), "%s", VOUCH_SPAWN_FLOOR_CHILD);
+	return 0;
+}
+
+/* Start the child and reap it: 0, or a negative errno (-ECHILD: it did
+ * not exit with 0) with *what saying which step failed. */
+static int spawn_once(const char **what)
+{
+	char *argv[] = { spawn_child, NULL }, *envp[] = { NULL };
+	pid_t pid;
+	int rc = posix_spawn(&pid, spawn_child, NULL, NULL, argv, envp), status;
+
+	if (rc != 0) {
+		*what = "cannot be started";
+		return -rc;
+	}
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			*what = "cannot be waited for";
+			return -errno;
+		}
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		*what = "did not exit with 0";
+		return -ECHILD;
+	}
+	return 0;
+}
+
+static void spawn_failed(const char *name, const char *what, int rc)
+{
+	char shown[TOOL_ESCAPED_MAX];
+
+	tool_error("vouch-bench", "%s: the child %s %s: %s (set $VOUCH_SPAWN_FLOOR_CHILD)", name,
+		   tool_escape(spawn_child, shown, sizeof(shown)), what, vouch_strerror(rc));
+	exit(EXIT_INTERNAL);
+}
+
+static void run_spawn_floor(const void *figure, size_t size, uint64_t iters)
+{
+	const char *what = NULL;
+
+	(void)size;
+	for (uint64_t i = 0; i < iters; i++) {
+		int rc = spawn_once(&what);
+
+		if (rc)
+			spawn_failed(((const struct figure *)figure)->name, what, rc);
+	}
+}
+
+/*
+ * modules-batch: what pkcs7verify --module does in its own process per
+ * compressed module, in-process: a 64 KiB module signed the way
+ * scripts/sign-file signs (RSA-2048, SHA-256, no signed attributes, no
+ * certificates) and compressed as modules_install does (xz, CRC-32, 1 MiB
+ * dictionary; tests/data/bench/gen-modules.py --fixture), decompressed
+ * (vouch_decompress()), split (vouch_pkcs7_split_module()), its signature
+ * parsed here, not in a worker, and verified over the body (usage module)
+ * against a keyring of its signer's certificate. The size is the body's.
+ */
+#define MODULE_SIZE 65536u
+static struct vouch_keyring *module_keyring;
+
+static int module_once(const char **why)
+{
+	struct vouch_verify_opts opts = VOUCH_VERIFY_OPTS_INIT;
+	struct vouch_pkcs7 *p7 = NULL;
+	struct vouch_span sig;
+	uint8_t *plain = NULL;
+	size_t plain_len = 0, content_len = 0;
+	int rc;
+
+	*why = "decompression";
+	rc = vouch_decompress(VOUCH_DECOMPRESS_XZ, bench_module_xz, bench_module_xz_len, NULL, &plain,
+			      &plain_len, NULL);
+	if (rc == 0) {
+		*why = "the signature trailer";
+		rc = vouch_pkcs7_split_module(plain, plain_len, &content_len, &sig);
+	}
+	if (rc == 0 && content_len != MODULE_SIZE) {
+		*why = "the body's length";
+		rc = -EINVAL;
+	}
+	if (rc == 0) {
+		*why = "the signature's parse";
+		rc = vouch_pkcs7_parse(&p7, plain + sig.off, sig.len, NULL);
+	}
+	if (rc == 0) {
+		*why = "the verification";
+		opts.usage = VOUCH_USAGE_MODULE;
+		rc = vouch_pkcs7_verify(p7, plain, content_len, module_keyring, &opts, NULL);
+	}
+	vouch_pkcs7_free(p7);
+	vouch_decompress_free(plain);
+	return rc;
+}
+
+static int setup_modules(void)
+{
+	if (vouch_keyring_new(&module_keyring) != 0)
+		return -ENOMEM;
+	return vouch_keyring_add_der(module_keyring, bench_module_signer, bench_module_signer_len);
+}
+
+static void run_modules_batch(const void *figure, size_t size, uint64_t iters)
+{
+	const struct figure *fig = figure;
+	const char *why;
+
+	if (size != MODULE_SIZE) {
+		tool_error("vouch-bench", "%s: the only size is %u", fig->name, MODULE_SIZE);
+		exit(EXIT_USAGE);
+	}
+	for (uint64_t i = 0; i < iters; i++) {
+		int rc = module_once(&why);
+
+		if (rc) {
+			tool_error("vouch-bench", "%s: the module no longer verifies (%s): %s",
+				   fig->name, why, vouch_strerror(rc));
+			exit(EXIT_INTERNAL);
+		}
+	}
+}
+
 #define HASH_SIZES { 64, 1024, 16384, 1048576 }
 #define DRBG_SIZES { 16, 32, 256, 4096, 65536 }
 #define BOTH (BENCH_MBPS | BENCH_NSOP)
@@ -757,6 +926,8 @@ static const struct figure figures[] = {
 	{ "sandbox-oneshot-fork", BENCH_USOP, run_sandboxed, &oneshot_fork, { 4096 }, 1 },
 	{ "pkcs7-verify-rsa2048-sandboxed", BENCH_USOP, run_sandboxed, &persistent_verify, { 4096 },
 	  1 },
+	{ "spawn-floor", BENCH_USOP, run_spawn_floor, NULL, { 0 }, 1 },
+	{ "modules-batch", BENCH_USOP, run_modules_batch, NULL, { MODULE_SIZE }, 1 },
 };
 #define NFIGURES (sizeof(figures) / sizeof(figures[0]))
 
@@ -853,6 +1024,28 @@ static int prepare(const struct figure *fig)
 		if (rc != 0) {
 			tool_error("vouch-bench", "%s: the fixed signature does not verify: %s",
 				   fig->name, vouch_strerror(rc));
+			return EXIT_INTERNAL;
+		}
+	}
+	if (fig->run == run_spawn_floor) {
+		const char *what = "cannot be found";
+
+		rc = find_spawn_child();
+		if (rc == 0)
+			rc = spawn_once(&what);
+		if (rc != 0) {
+			spawn_failed(fig->name, what, rc);
+		}
+	}
+	if (fig->run == run_modules_batch && !module_keyring) {
+		const char *why = "the signer's certificate";
+
+		rc = setup_modules();
+		if (rc == 0)
+			rc = module_once(&why);
+		if (rc != 0) {
+			tool_error("vouch-bench", "%s: the fixed module does not verify (%s): %s",
+				   fig->name, why, vouch_strerror(rc));
 			return EXIT_INTERNAL;
 		}
 	}
@@ -971,7 +1164,8 @@ int main(int argc, char **argv)
 
 		size_t max = fig->run == run_hash || fig->run == run_xof ||
 			     fig->run == run_fw_check ? BIG_SIZE
-			     : fig->run == run_pe_verify ? PE_SIZE : MAX_SIZE;
+			     : fig->run == run_pe_verify ? PE_SIZE
+			     : fig->run == run_modules_batch ? MODULE_SIZE : MAX_SIZE;
 
 		if (*end || size > max) {
 			tool_error("vouch-bench", "size '%s' is not a number up to %zu", argv[i], max);
@@ -985,6 +1179,7 @@ out:
 	vouch_fw_policy_free(fw_mldsa65.policy);
 	vouch_sandbox_free(fw_sandbox);
 	vouch_keyring_free(verify_keyring);
+	vouch_keyring_free(module_keyring);
 	free(big_input);
 	free(input);
 	free(output);
