@@ -130,6 +130,14 @@ static void print_json(const char *name, const struct vouch_fw_result *r)
 		printf(",\"signature\":\"%s\"", vouch_sig_scheme_name(r->signer_scheme));
 	printf(",\"size\":%zu,\"path\":", r->size);
 	tool_json_string(stdout, r->path);
+	/* NAME.zst or NAME.xz was found: size and digests are of its decompressed bytes. */
+	if (r->compression) {
+		fputs(",\"compressed\":{\"file\":", stdout);
+		tool_json_string(stdout, r->path);
+		printf(",\"format\":\"%s\",\"size\":%zu}",
+		       vouch_decompress_format_name((enum vouch_decompress_format)r->compression),
+		       r->compressed_size);
+	}
 	/* "digest" is what allow and deny entries name: the signed part's. */
 	if (r->has_sha256) {
 		printf(",\"signed_size\":%zu,\"digest\":{\"alg\":\"sha256\",\"covers\":\"%s\",\"hex\":\"",
