@@ -398,6 +398,14 @@ const struct fw_rule *vouch_fw_rule_for(const struct vouch_fw_policy *p, const c
 	return &p->rules[0];
 }
 
+/* see vouch/fw.h */
+unsigned vouch_fw_policy_compression(const struct vouch_fw_policy *p, const char *name)
+{
+	if (!p || !p->finished || !name)
+		return 0;
+	return vouch_fw_rule_for(p, name)->compression;
+}
+
 /* ---- The text file (vouch-fw-policy(5)) ---- */
 
 struct reader {

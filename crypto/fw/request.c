@@ -604,6 +604,31 @@ int vouch_fw_request_at(const struct vouch_fw_policy *p, const char *dir, const 
 	return find(p, name, dirs, 1, out, res);
 }
 
+/* see vouch/fw.h */
+int vouch_fw_policy_open_dir(const struct vouch_fw_policy *p, const char *dir)
+{
+	size_t len;
+	char rel[320];
+	int rootfd, fd;
+
+	if (!p || !p->finished || !dir)
+		return -EINVAL;
+	while (*dir == '/')
+		dir++;
+	len = strlen(dir);
+	while (len && dir[len - 1] == '/')
+		len--;
+	if (len > 256 || (len && vouch_fw_name_check(dir, len) != 0))
+		return -EINVAL;
+	snprintf(rel, sizeof(rel), "%.*s", len ? (int)len : 1, len ? dir : ".");
+	rootfd = open(p->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (rootfd < 0)
+		return -errno;
+	fd = open_in_root(rootfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	close(rootfd);
+	return fd;
+}
+
 /* The name the policy sees for a path: relative to ROOT/lib/firmware, else the base name. */
 static void default_name(const struct vouch_fw_policy *p, const char *path, char *out, size_t len)
 {

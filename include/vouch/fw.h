@@ -369,6 +369,31 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_set_compression(struct vouch_
 								   unsigned formats);
 
 /**
+ * The compressed variants the rule of @p name looks for.
+ * @param[in] p     a finished policy.
+ * @param[in] name  a firmware name (the uncompressed one).
+ * @return VOUCH_FW_COMPRESS_* bits; 0 for none, a NULL argument or a
+ *         policy not finished.
+ */
+VOUCH_EXPORT unsigned vouch_fw_policy_compression(const struct vouch_fw_policy *p,
+						  const char *name);
+
+/**
+ * Open a directory of the firmware tree for reading (fwcheck --tree walks
+ * it): @p dir is a path within the policy's root ("/" for the root
+ * itself), resolved as the search directories are (symbolic links on the
+ * way stay inside the root, RESOLVE_IN_ROOT).
+ * @param[in] p    a finished policy.
+ * @param[in] dir  the directory (a leading '/' is optional).
+ * @return a descriptor (O_RDONLY | O_DIRECTORY | O_CLOEXEC), the caller's
+ *         to close; -EINVAL for NULL arguments, a policy not finished, or
+ *         a @p dir longer than 256 bytes or with a ".." component;
+ *         -ENOENT, -ENOTDIR, -EACCES, ... (-errno) if it cannot be opened.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_open_dir(const struct vouch_fw_policy *p,
+							    const char *dir);
+
+/**
  * Add an allow-list entry: a blob whose signed part has this digest (see
  * struct vouch_fw_result) is accepted, signed or not (unless deny-listed).
  * @param[in] alg     &vouch_sha256_alg or &vouch_sha384_alg.
