@@ -173,7 +173,7 @@ def main():
         # The root itself, and a directory that cannot be: exit 66 and 64.
         p = subprocess.run([tool, '--policy', policy, '--root', root, '--tree', '/', '-q'],
                            capture_output=True, text=True)
-        if p.returncode != worst or 'lib/firmware/a/good.bin' in p.stderr:
+        if p.returncode != worst or p.stderr:   # -q: no line, no summary
             fail('--tree /: %d\n%s' % (p.returncode, p.stderr))
         for d, code in [('/nowhere', 66), ('/lib/../..', 64)]:
             p = subprocess.run([tool, '--policy', policy, '--root', root, '--tree', d],

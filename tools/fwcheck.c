@@ -515,10 +515,11 @@ static void tree_summary(const struct args *a, const struct tally *t)
 						off ? ", " : " (", c, t->by_exit[c]);
 	if (off)
 		snprintf(codes + off, sizeof(codes) - off, ")");
-	fprintf(stderr, "%s: tree %s: %llu checked, %llu accepted, %llu would be refused, "
-		"%llu refused%s; %llu signature files skipped; exit %d\n", prog,
-		shown(n, a->tree), t->checked, t->accepted, t->would, t->refused, codes,
-		t->skipped, t->worst);
+	if (!a->quiet)
+		fprintf(stderr, "%s: tree %s: %llu checked, %llu accepted, %llu would be refused, "
+			"%llu refused%s; %llu signature files skipped; exit %d\n", prog,
+			shown(n, a->tree), t->checked, t->accepted, t->would, t->refused, codes,
+			t->skipped, t->worst);
 	if (!a->json)
 		return;
 	fputs("{\"summary\":{\"tree\":", stdout);
