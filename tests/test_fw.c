@@ -20,8 +20,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <lzma.h>
+#include <zstd.h>
 
+#include <vouch/decompress.h>
 #include <vouch/fw.h>
+#include <vouch/hash.h>
 #include <vouch/verify.h>
 
 #include "fw_internal.h"
@@ -1447,6 +1451,280 @@ struct audit_log {
 	char last[1024];
 };
 
+/* ---- Compressed firmware: NAME, then NAME.zst, then NAME.xz ---- */
+
+/* One zstd frame (checksummed) or xz stream of in, by the codec's own encoder. */
+static uint8_t *pack(int xz, const uint8_t *in, size_t len, size_t *out_len)
+{
+	size_t cap = len + len / 2 + 1024;
+	uint8_t *out = malloc(cap);
+
+	assert_non_null(out);
+	if (xz) {
+		size_t pos = 0;
+
+		assert_int_equal(lzma_easy_buffer_encode(6, LZMA_CHECK_CRC32, NULL, in, len, out,
+							 &pos, cap), LZMA_OK);
+		*out_len = pos;
+	} else {
+		ZSTD_CCtx *c = ZSTD_createCCtx();
+
+		assert_non_null(c);
+		assert_false(ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1)));
+		*out_len = ZSTD_compress2(c, out, cap, in, len);
+		assert_false(ZSTD_isError(*out_len));
+		ZSTD_freeCCtx(c);
+	}
+	return out;
+}
+
+/* ROOT/usr/lib/firmware/rel := fixture blob.bin compressed (xz or zstd). */
+static void put_packed(const struct tree *t, const char *rel, int xz, const uint8_t *in,
+		       size_t len)
+{
+	char p[512];
+	size_t n;
+	uint8_t *z = pack(xz, in, len, &n);
+
+	snprintf(p, sizeof(p), "%s/%s", t->fw, rel);
+	put_file(p, z, n);
+	free(z);
+}
+
+/* A key made for the test (openssl), and a detached signature by it of a file. */
+static void make_signer(const struct tree *t)
+{
+	char cmd[1200];
+
+	snprintf(cmd, sizeof(cmd),
+		 "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes "
+		 "-keyout '%s/k.key' -subj '/CN=vouch fw compressed' -days 2 "
+		 "-addext extendedKeyUsage=codeSigning -out '%s/k.pem' 2>/dev/null",
+		 t->root, t->root);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void sign_file(const struct tree *t, const char *in_rel, const char *out_rel)
+{
+	char cmd[1600];
+
+	snprintf(cmd, sizeof(cmd),
+		 "openssl cms -sign -binary -in '%s/%s' -signer '%s/k.pem' -inkey '%s/k.key' "
+		 "-nosmimecap -outform DER -out '%s/%s'", t->fw, in_rel, t->root, t->root, t->fw,
+		 out_rel);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* vouch_fw_request() under "keyring k.pem" and extra; the blob's bytes kept in *got. */
+static int request_got(const struct tree *t, const char *extra, const char *name,
+		       struct vouch_fw_result *res, uint8_t **got, size_t *got_len)
+{
+	char text[1024];
+	struct vouch_fw_policy *p;
+	struct vouch_fw_blob blob;
+	int rc;
+
+	snprintf(text, sizeof(text), "keyring %s/k.pem\n%s", t->root, extra);
+	p = tree_policy(t, text);
+	rc = vouch_fw_request(p, name, &blob, res);
+	assert_int_equal(blob.data != NULL, rc == 0);
+	if (got) {
+		*got = blob.data;
+		*got_len = blob.size;
+		blob.data = NULL;
+	}
+	vouch_fw_blob_free(&blob);
+	vouch_fw_policy_free(p);
+	return rc;
+}
+
+static void test_request_compressed(void **state)
+{
+	struct tree *t = *state;
+	struct vouch_fw_result res;
+	size_t len, got_len;
+	uint8_t *want = fixture("blob.bin", &len), *got;
+	char p[512];
+
+	make_signer(t);
+	/* Signed, then compressed: the signature covers the decompressed bytes. */
+	at(p, sizeof(p), t, "usr/lib/firmware/vouch/z.bin");
+	put_file(p, want, len);
+	sign_file(t, "vouch/z.bin", "vouch/z.bin.p7s");
+	assert_int_equal(unlink(p), 0);
+	put_packed(t, "vouch/z.bin.zst", 0, want, len);
+	at(p, sizeof(p), t, "usr/lib/firmware/vouch/x.bin");
+	put_file(p, want, len);
+	sign_file(t, "vouch/x.bin", "vouch/x.bin.p7s");
+	assert_int_equal(unlink(p), 0);
+	put_packed(t, "vouch/x.bin.xz", 1, want, len);
+
+	/* Off by default: only NAME. */
+	assert_vouch_err(request_got(t, "", "vouch/z.bin", &res, NULL, NULL), -ENOENT);
+	assert_vouch_err(request_got(t, "", "vouch/x.bin", &res, NULL, NULL), -ENOENT);
+	/* zstd, and the blob handed over is the decompressed bytes. */
+	assert_vouch_ok(request_got(t, "compression zstd xz\n", "vouch/z.bin", &res, &got,
+				    &got_len));
+	assert_int_equal(got_len, len);
+	assert_memory_equal(got, want, len);
+	free(got);
+	assert_string_equal(res.path, "/lib/firmware/vouch/z.bin.zst");
+	assert_int_equal(res.compression, VOUCH_DECOMPRESS_ZSTD);
+	assert_int_equal(res.size, len);
+	assert_true(res.compressed_size > 0 && res.compressed_size != len);
+	assert_string_equal(res.signer, "CN = vouch fw compressed");
+	/* xz; a rule that allows only zstd does not look for it. */
+	assert_vouch_ok(request_got(t, "compression xz\n", "vouch/x.bin", &res, NULL, NULL));
+	assert_string_equal(res.path, "/lib/firmware/vouch/x.bin.xz");
+	assert_int_equal(res.compression, VOUCH_DECOMPRESS_XZ);
+	assert_vouch_err(request_got(t, "compression zstd\n", "vouch/x.bin", &res, NULL, NULL),
+			 -ENOENT);
+	assert_vouch_err(request_got(t, "compression xz\n", "vouch/z.bin", &res, NULL, NULL),
+			 -ENOENT);
+	/* A block's own setting, chosen by NAME's glob. */
+	assert_vouch_ok(request_got(t, "match vouch/z.*\ncompression zstd\n", "vouch/z.bin", &res,
+				    NULL, NULL));
+	assert_vouch_err(request_got(t, "match other/*\ncompression zstd\n", "vouch/z.bin", &res,
+				     NULL, NULL), -ENOENT);
+	/* NAME itself first, then .zst before .xz: the first found decides. */
+	put_packed(t, "vouch/x.bin.zst", 0, (const uint8_t *)"not the blob", 12);
+	assert_vouch_err(request_got(t, "compression zstd xz\n", "vouch/x.bin", &res, NULL, NULL),
+			 -EKEYREJECTED);
+	assert_string_equal(res.path, "/lib/firmware/vouch/x.bin.zst");
+	at(p, sizeof(p), t, "usr/lib/firmware/vouch/x.bin");
+	put_file(p, want, len);
+	assert_vouch_ok(request_got(t, "compression zstd xz\n", "vouch/x.bin", &res, NULL, NULL));
+	assert_string_equal(res.path, "/lib/firmware/vouch/x.bin");
+	assert_int_equal(res.compression, 0);
+	free(want);
+}
+
+static void test_request_compressed_signed_bytes(void **state)
+{
+	struct tree *t = *state;
+	struct vouch_fw_result res;
+	uint8_t d[VOUCH_SHA256_LEN];
+	size_t len, zlen;
+	uint8_t *want = fixture("blob.bin", &len), *z;
+	char p[512], extra[512], hexd[2 * VOUCH_SHA256_LEN + 1];
+
+	make_signer(t);
+	/* A signature over the compressed bytes does not cover the blob. */
+	put_packed(t, "vouch/c.bin.zst", 0, want, len);
+	sign_file(t, "vouch/c.bin.zst", "vouch/c.bin.p7s");
+	assert_vouch_err(request_got(t, "compression zstd\n", "vouch/c.bin", &res, NULL, NULL),
+			 -EKEYREJECTED);
+	/* Nor does an allow entry of the compressed file's digest ... */
+	at(p, sizeof(p), t, "usr/lib/firmware/vouch/c.bin.p7s");
+	assert_int_equal(unlink(p), 0);
+	at(p, sizeof(p), t, "usr/lib/firmware/vouch/c.bin.zst");
+	z = vt_read_file(p, &zlen);
+	vouch_hash(&vouch_sha256_alg, z, zlen, d);
+	free(z);
+	hex_of(hexd, d, sizeof(d));
+	snprintf(extra, sizeof(extra), "allow sha256:%s\ncompression zstd\n", hexd);
+	assert_vouch_err(request_got(t, extra, "vouch/c.bin", &res, NULL, NULL), -EPERM);
+	/* ... but one of the decompressed bytes does, and a deny entry refuses. */
+	vouch_hash(&vouch_sha256_alg, want, len, d);
+	hex_of(hexd, d, sizeof(d));
+	snprintf(extra, sizeof(extra), "allow sha256:%s\ncompression zstd\n", hexd);
+	assert_vouch_ok(request_got(t, extra, "vouch/c.bin", &res, NULL, NULL));
+	assert_memory_equal(res.sha256, d, sizeof(d));
+	snprintf(extra, sizeof(extra), "deny sha256:%s\ncompression zstd\n", hexd);
+	assert_vouch_err(request_got(t, extra, "vouch/c.bin", &res, NULL, NULL), -EKEYREVOKED);
+	free(want);
+}
+
+static void test_request_compressed_bad(void **state)
+{
+	struct tree *t = *state;
+	struct vouch_fw_result res;
+	size_t len, zlen, big = (size_t)3 << 20;
+	uint8_t *want = fixture("blob.bin", &len), *z, *zeros = calloc(1, big);
+	char p[512], q[512];
+
+	assert_non_null(zeros);
+	make_signer(t);
+	/* A bomb: past the rule's max-size (the output limit) ... */
+	put_packed(t, "vouch/bomb.bin.zst", 0, zeros, big);
+	assert_vouch_err(request_got(t, "compression zstd\nmax-size 2M\n", "vouch/bomb.bin", &res,
+				     NULL, NULL), -E2BIG);
+	assert_int_equal(res.compression, VOUCH_DECOMPRESS_ZSTD);
+	assert_string_equal(res.path, "/lib/firmware/vouch/bomb.bin.zst");
+	assert_non_null(strstr(res.reason, "max-size"));
+	/* ... or past the library's ratio limit, within max-size. */
+	put_packed(t, "vouch/bomb2.bin.xz", 1, zeros, big);
+	assert_vouch_err(request_got(t, "compression xz\n", "vouch/bomb2.bin", &res, NULL, NULL),
+			 -E2BIG);
+	free(zeros);
+	/* Corrupt: a byte flipped in the middle, truncated, or the other format's magic. */
+	z = pack(0, want, len, &zlen);
+	z[zlen / 2] ^= 0x40;
+	snprintf(p, sizeof(p), "%s/vouch/bad.bin.zst", t->fw);
+	put_file(p, z, zlen);
+	assert_vouch_err(request_got(t, "compression zstd\n", "vouch/bad.bin", &res, NULL, NULL),
+			 -EBADMSG);
+	assert_true(res.reason && res.reason[0]);
+	free(z);
+	z = pack(1, want, len, &zlen);
+	snprintf(p, sizeof(p), "%s/vouch/trunc.bin.xz", t->fw);
+	put_file(p, z, zlen - 7);
+	assert_vouch_err(request_got(t, "compression xz\n", "vouch/trunc.bin", &res, NULL, NULL),
+			 -EBADMSG);
+	snprintf(p, sizeof(p), "%s/vouch/magic.bin.zst", t->fw);
+	put_file(p, z, zlen);
+	assert_vouch_err(request_got(t, "compression zstd\n", "vouch/magic.bin", &res, NULL,
+				     NULL), -EBADMSG);
+	free(z);
+	/* The compressed file has NAME's bounds: no link out of the tree, no FIFO, no directory. */
+	at(q, sizeof(q), t, "outside.zst");
+	z = pack(0, want, len, &zlen);
+	put_file(q, z, zlen);
+	free(z);
+	snprintf(p, sizeof(p), "%s/vouch/out.bin.zst", t->fw);
+	assert_int_equal(symlink("../../../../outside.zst", p), 0);
+	assert_vouch_err(request_got(t, "compression zstd\n", "vouch/out.bin", &res, NULL, NULL),
+			 -EPERM);
+	snprintf(p, sizeof(p), "%s/vouch/fifo.bin.zst", t->fw);
+	assert_int_equal(mkfifo(p, 0600), 0);
+	assert_vouch_err(request_got(t, "compression zstd\n", "vouch/fifo.bin", &res, NULL, NULL),
+			 -EPERM);
+	snprintf(p, sizeof(p), "%s/vouch/dir.bin.xz", t->fw);
+	assert_int_equal(mkdir(p, 0755), 0);
+	assert_vouch_err(request_got(t, "compression xz\n", "vouch/dir.bin", &res, NULL, NULL),
+			 -EPERM);
+	/* The compressed file, too, must be within max-size. */
+	assert_vouch_err(request_got(t, "compression zstd\nmax-size 16\n", "vouch/bomb.bin", &res,
+				     NULL, NULL), -E2BIG);
+	free(want);
+}
+
+static void test_request_at(void **state)
+{
+	struct tree *t = *state;
+	struct vouch_fw_policy *p = tree_policy(t, "compression zstd\n");
+	struct vouch_fw_blob blob;
+	struct vouch_fw_result res;
+
+	/* One directory, not the search path; the root itself is "/". */
+	assert_vouch_ok(vouch_fw_request_at(p, "/lib/firmware", "vouch/blob.bin", &blob, &res));
+	assert_string_equal(res.path, "/lib/firmware/vouch/blob.bin");
+	vouch_fw_blob_free(&blob);
+	assert_vouch_ok(vouch_fw_request_at(p, "lib/firmware/vouch/", "blob.bin", &blob, &res));
+	assert_string_equal(res.path, "/lib/firmware/vouch/blob.bin");
+	vouch_fw_blob_free(&blob);
+	assert_vouch_ok(vouch_fw_request_at(p, "/", "secret.bin", &blob, &res));
+	assert_string_equal(res.path, "/secret.bin");
+	vouch_fw_blob_free(&blob);
+	assert_vouch_err(vouch_fw_request_at(p, "/lib", "secret.bin", &blob, &res), -ENOENT);
+	assert_vouch_err(vouch_fw_request_at(p, "/lib/..", "secret.bin", &blob, &res), -EINVAL);
+	assert_vouch_err(vouch_fw_request_at(p, "/lib/firmware", "../../secret.bin", &blob, &res),
+			 -EINVAL);
+	assert_vouch_err(vouch_fw_request_at(p, NULL, "x", &blob, &res), -EINVAL);
+	assert_vouch_err(vouch_fw_policy_set_compression(p, VOUCH_FW_COMPRESS_XZ), -EINVAL);
+	vouch_fw_policy_free(p);
+}
+
 static void audit_cb(void *ctx, const char *line, const struct vouch_fw_result *res)
 {
 	struct audit_log *log = ctx;
@@ -1578,6 +1856,12 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_request_without_openat2, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_request_special_files, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_request_file_names, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_request_compressed, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_request_compressed_signed_bytes, tree_setup,
+						tree_teardown),
+		cmocka_unit_test_setup_teardown(test_request_compressed_bad, tree_setup,
+						tree_teardown),
+		cmocka_unit_test_setup_teardown(test_request_at, tree_setup, tree_teardown),
 		cmocka_unit_test(test_audit),
 		cmocka_unit_test(test_threads),
 	};

@@ -30,6 +30,7 @@ struct fw_rule {
 	int purpose;                 /* enum vouch_verify_purpose */
 	int usage;                   /* enum vouch_verify_usage, or FW_USAGE_AUTO */
 	int mldsa_module_attrs;      /* 1: VOUCH_VERIFY_MLDSA_MODULE_ATTRS */
+	unsigned compression;        /* VOUCH_FW_COMPRESS_*: NAME.zst, NAME.xz looked for */
 };
 
 /* A rule's usage when none was set: firmware for detached, module for appended. */

@@ -47,6 +47,7 @@ static void rule_defaults(struct fw_rule *r)
 	r->purpose = VOUCH_PURPOSE_ANY;
 	r->usage = FW_USAGE_AUTO;
 	r->mldsa_module_attrs = 0;
+	r->compression = 0;
 }
 
 /* see vouch/fw.h */
@@ -228,6 +229,15 @@ int vouch_fw_policy_set_mldsa_module_attrs(struct vouch_fw_policy *p, int allow)
 	return 0;
 }
 
+/* see vouch/fw.h */
+int vouch_fw_policy_set_compression(struct vouch_fw_policy *p, unsigned formats)
+{
+	if (!building(p) || (formats & ~(VOUCH_FW_COMPRESS_ZSTD | VOUCH_FW_COMPRESS_XZ)))
+		return -EINVAL;
+	current(p)->compression = formats;
+	return 0;
+}
+
 static int list_add(struct fw_list *l, const struct vouch_hash_alg *alg, const uint8_t *digest,
 		    const char *name, const char *label)
 {
@@ -386,6 +396,14 @@ const struct fw_rule *vouch_fw_rule_for(const struct vouch_fw_policy *p, const c
 			if (fnmatch(p->rules[i].globs[g], name, FNM_PATHNAME) == 0)
 				return &p->rules[i];
 	return &p->rules[0];
+}
+
+/* see vouch/fw.h */
+unsigned vouch_fw_policy_compression(const struct vouch_fw_policy *p, const char *name)
+{
+	if (!p || !p->finished || !name)
+		return 0;
+	return vouch_fw_rule_for(p, name)->compression;
 }
 
 /* ---- The text file (vouch-fw-policy(5)) ---- */
@@ -583,6 +601,25 @@ static int do_mldsa_module_attrs(struct reader *r, char **w, size_t n)
 	return vouch_fw_policy_set_mldsa_module_attrs(r->p, v);
 }
 
+/* "compression none" or "compression zstd|xz..." */
+static int do_compression(struct reader *r, char **w, size_t n)
+{
+	static const char *const names[] = { "none", "zstd", "xz" };
+	unsigned mask = 0;
+	int rc = want_args(r, w, n, 1, 2);
+
+	if (rc)
+		return rc;
+	for (size_t i = 1; i < n; i++) {
+		int v = LOOKUP(w[i], names);
+
+		if (v < 0 || (v == 0 && n != 2))
+			return fail(r, -EBADMSG, "compression: none, or one or both of zstd and xz");
+		mask |= v == 1 ? VOUCH_FW_COMPRESS_ZSTD : v == 2 ? VOUCH_FW_COMPRESS_XZ : 0;
+	}
+	return vouch_fw_policy_set_compression(r->p, mask);
+}
+
 static int do_max_size(struct reader *r, char **w, size_t n)
 {
 	size_t max;
@@ -691,6 +728,8 @@ static int do_line(struct reader *r, char **w, size_t n)
 		return do_signature(r, w, n);
 	if (!strcmp(d, "max-size"))
 		return do_max_size(r, w, n);
+	if (!strcmp(d, "compression"))
+		return do_compression(r, w, n);
 	if (!strcmp(d, "usage"))
 		return do_usage(r, w, n);
 	if (!strcmp(d, "mldsa-module-attrs"))

@@ -30,6 +30,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <vouch/decompress.h>
 #include <vouch/fw.h>
 
 #include "fw_internal.h"
@@ -321,7 +322,26 @@ struct found {
 	uint8_t *data, *sig;
 	size_t size, sig_len;
 	char path[VOUCH_FW_NAME_MAX + 400];   /* a search directory and the name */
+	int format;                  /* enum vouch_decompress_format of the file read */
+	size_t compressed_size;      /* its size, when format is set */
+	const char *why;             /* why decompression failed (static), or NULL */
 };
+
+/*
+ * The names looked for, in the kernel's order (_request_firmware():
+ * NAME along the whole search path, then NAME.zst, then NAME.xz), each
+ * only if the rule allows it.
+ */
+static const struct variant {
+	const char *suffix;
+	unsigned bit;                /* VOUCH_FW_COMPRESS_*, 0 for NAME itself */
+	enum vouch_decompress_format format;
+} variants[] = {
+	{ "", 0, VOUCH_DECOMPRESS_NONE },
+	{ ".zst", VOUCH_FW_COMPRESS_ZSTD, VOUCH_DECOMPRESS_ZSTD },
+	{ ".xz", VOUCH_FW_COMPRESS_XZ, VOUCH_DECOMPRESS_XZ },
+};
+#define VARIANTS (sizeof(variants) / sizeof(variants[0]))
 
 static void found_free(struct found *f)
 {
@@ -346,17 +366,46 @@ static int read_pair(int blob_fd, int sig_fd, size_t max, struct found *f)
 	return rc;
 }
 
-/* One search directory: -ENOENT to go on to the next. */
-static int try_dir(int rootfd, const char *dir, const char *name, size_t max, struct found *f)
+/*
+ * The compressed file read is replaced by its decompressed bytes: at most
+ * max of them (the rule's max-size), within the library's ratio and memory
+ * limits. A bomb is -E2BIG, a corrupt stream -EBADMSG (f->why says how).
+ */
+static int decompress_found(struct found *f, enum vouch_decompress_format format, size_t max)
 {
-	char sig_name[VOUCH_FW_NAME_MAX + 8];
-	int dirfd = open_dir(rootfd, dir), fd, sig_fd;
+	struct vouch_decompress_limits lim = VOUCH_DECOMPRESS_LIMITS_INIT;
+	uint8_t *out;
+	size_t len;
+	int rc;
+
+	lim.max_output = max;
+	f->format = format;
+	f->compressed_size = f->size;
+	rc = vouch_decompress(format, f->data, f->size, &lim, &out, &len, &f->why);
+	if (rc)
+		return rc;
+	free(f->data);
+	f->data = out;
+	f->size = len;
+	return 0;
+}
+
+/* One search directory: -ENOENT to go on to the next. */
+static int try_dir(int rootfd, const char *dir, const char *name, const struct variant *v,
+		   size_t max, struct found *f)
+{
+	char sig_name[VOUCH_FW_NAME_MAX + 8], file[VOUCH_FW_NAME_MAX + 8];
+	int dirfd = open_dir(rootfd, dir), fd, sig_fd, rc;
 
 	if (dirfd < 0)
 		return dirfd;
-	fd = open_beneath(rootfd, dirfd, dir, name);
+	snprintf(file, sizeof(file), "%s%s", name, v->suffix);
+	fd = open_beneath(rootfd, dirfd, dir, file);
 	if (fd < 0) {
 		close(dirfd);
+		/* NAME.zst whose last component is too long to exist is absent. */
+		if (fd == -ENAMETOOLONG && v->bit)
+			return -ENOENT;
 		return fd == -ENOTDIR ? -ENOENT : fd;
 	}
 	snprintf(sig_name, sizeof(sig_name), "%s.p7s", name);
@@ -367,13 +416,19 @@ static int try_dir(int rootfd, const char *dir, const char *name, size_t max, st
 		close(fd);
 		return sig_fd;
 	}
-	if ((size_t)snprintf(f->path, sizeof(f->path), "%s/%s", dir, name) >= sizeof(f->path)) {
+	/* "/." is the root itself (vouch_fw_request_at()). */
+	if ((size_t)snprintf(f->path, sizeof(f->path), "%s/%s", strcmp(dir, "/.") ? dir : "",
+			     file) >= sizeof(f->path)) {
 		close(fd);
 		if (sig_fd >= 0)
 			close(sig_fd);
 		return -ENAMETOOLONG;
 	}
-	return read_pair(fd, sig_fd, max, f);
+	/* The compressed file, too, is read only up to max-size. */
+	rc = read_pair(fd, sig_fd, max, f);
+	if (rc == 0 && v->bit)
+		rc = decompress_found(f, v->format, max);
+	return rc;
 }
 
 /* The kernel's search path, in its order. */
@@ -403,6 +458,8 @@ static int hand_over(const struct vouch_fw_policy *p, const char *name, struct f
 	/* The result's copy is for messages: cut if it must be. */
 	strncpy(res->path, f->path, sizeof(res->path) - 1);
 	res->path[sizeof(res->path) - 1] = '\0';
+	res->compression = f->format;
+	res->compressed_size = f->compressed_size;
 	if (rc == 0) {
 		out->path = strdup(f->path);
 		if (!out->path) {
@@ -432,38 +489,144 @@ static int start(const struct vouch_fw_policy *p, const void *what, struct vouch
 	return 0;
 }
 
+/*
+ * A refusal of what was found, before the check: the file's path and
+ * compression are reported, and a decompression's own reason.
+ */
+static int refuse_found(const struct vouch_fw_policy *p, const char *name, struct found *f,
+			struct vouch_fw_result *res, int rc)
+{
+	const char *reason = io_reason(rc);
+
+	if (f->format) {
+		strncpy(res->path, f->path, sizeof(res->path) - 1);
+		res->path[sizeof(res->path) - 1] = '\0';
+		res->compression = f->format;
+		res->compressed_size = f->compressed_size;
+		if (f->why)
+			reason = rc == -E2BIG ? "the decompressed blob is larger than the rule's "
+						"max-size or the decompression limits"
+					      : f->why;
+	}
+	found_free(f);
+	return early(p, name, res, rc, reason);
+}
+
+/*
+ * NAME, then each compressed variant the rule allows, along the given
+ * directories: the first that exists ends the search, whatever its outcome.
+ */
+static int find(const struct vouch_fw_policy *p, const char *name, char dirs[][320], size_t n,
+		struct vouch_fw_blob *out, struct vouch_fw_result *res)
+{
+	const struct fw_rule *r = vouch_fw_rule_for(p, name);
+	struct found f = { 0 };
+	int rootfd, rc = -ENOENT;
+
+	rootfd = open(p->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (rootfd < 0)
+		return early(p, name, res, -errno, "the firmware root cannot be opened");
+	for (size_t v = 0; v < VARIANTS && rc == -ENOENT; v++) {
+		if (variants[v].bit && !(r->compression & variants[v].bit))
+			continue;
+		for (size_t i = 0; i < n && rc == -ENOENT; i++) {
+			found_free(&f);
+			memset(&f, 0, sizeof(f));
+			rc = try_dir(rootfd, dirs[i], name, &variants[v], r->max_size, &f);
+		}
+	}
+	close(rootfd);
+	if (rc)
+		return refuse_found(p, name, &f, res, rc);
+	return hand_over(p, name, &f, out, res);
+}
+
+/* The name's own refusal, as vouch_fw_request() gives it, or 0. */
+static int name_refused(const struct vouch_fw_policy *p, const char *name,
+			struct vouch_fw_result *res)
+{
+	int rc = vouch_fw_name_check(name, strlen(name));
+
+	if (rc == -ENAMETOOLONG)
+		return early(p, name, res, rc, "the name or one of its components is too long");
+	if (rc)
+		return early(p, name, res, rc, "the name is absolute, empty or has '..'");
+	return 0;
+}
+
 /* see vouch/fw.h */
 int vouch_fw_request(const struct vouch_fw_policy *p, const char *name, struct vouch_fw_blob *out,
 		     struct vouch_fw_result *res)
 {
 	struct vouch_fw_result local;
 	char dirs[SEARCH_DIRS][320];
-	struct found f = { 0 };
-	size_t n;
-	int rootfd, rc;
+	int rc;
 
 	if (!res)
 		res = &local;
 	if ((rc = start(p, name, out, res)) != 0)
 		return rc;
-	rc = vouch_fw_name_check(name, strlen(name));
-	if (rc == -ENAMETOOLONG)
-		return early(p, name, res, rc, "the name or one of its components is too long");
-	if (rc)
-		return early(p, name, res, rc, "the name is absolute, empty or has '..'");
+	if ((rc = name_refused(p, name, res)) != 0)
+		return rc;
+	return find(p, name, dirs, search_dirs(p, dirs), out, res);
+}
+
+/* see vouch/fw.h */
+int vouch_fw_request_at(const struct vouch_fw_policy *p, const char *dir, const char *name,
+			struct vouch_fw_blob *out, struct vouch_fw_result *res)
+{
+	struct vouch_fw_result local;
+	char dirs[1][320];
+	size_t len;
+	int rc;
+
+	if (!res)
+		res = &local;
+	if ((rc = start(p, name, out, res)) != 0)
+		return rc;
+	if (!dir) {
+		res->rc = res->verdict = -EINVAL;
+		res->reason = "invalid arguments";
+		return -EINVAL;
+	}
+	if ((rc = name_refused(p, name, res)) != 0)
+		return rc;
+	/* The directory: the root itself, or a path within it without "..";
+	 * leading and trailing '/' dropped. */
+	while (*dir == '/')
+		dir++;
+	len = strlen(dir);
+	while (len && dir[len - 1] == '/')
+		len--;
+	if (len > 256 || (len && vouch_fw_name_check(dir, len) != 0))
+		return early(p, name, res, -EINVAL, "the directory is too long or has '..'");
+	snprintf(dirs[0], sizeof(dirs[0]), "/%.*s", len ? (int)len : 1, len ? dir : ".");
+	return find(p, name, dirs, 1, out, res);
+}
+
+/* see vouch/fw.h */
+int vouch_fw_policy_open_dir(const struct vouch_fw_policy *p, const char *dir)
+{
+	size_t len;
+	char rel[320];
+	int rootfd, fd;
+
+	if (!p || !p->finished || !dir)
+		return -EINVAL;
+	while (*dir == '/')
+		dir++;
+	len = strlen(dir);
+	while (len && dir[len - 1] == '/')
+		len--;
+	if (len > 256 || (len && vouch_fw_name_check(dir, len) != 0))
+		return -EINVAL;
+	snprintf(rel, sizeof(rel), "%.*s", len ? (int)len : 1, len ? dir : ".");
 	rootfd = open(p->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (rootfd < 0)
-		return early(p, name, res, -errno, "the firmware root cannot be opened");
-	n = search_dirs(p, dirs);
-	rc = -ENOENT;
-	for (size_t i = 0; i < n && rc == -ENOENT; i++)
-		rc = try_dir(rootfd, dirs[i], name, vouch_fw_rule_for(p, name)->max_size, &f);
+		return -errno;
+	fd = open_in_root(rootfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	close(rootfd);
-	if (rc) {
-		found_free(&f);
-		return early(p, name, res, rc, io_reason(rc));
-	}
-	return hand_over(p, name, &f, out, res);
+	return fd;
 }
 
 /* The name the policy sees for a path: relative to ROOT/lib/firmware, else the base name. */
@@ -516,10 +679,8 @@ int vouch_fw_request_file(const struct vouch_fw_policy *p, const char *path, con
 	}
 	snprintf(f.path, sizeof(f.path), "%s", path);
 	rc = read_pair(fd, sig_fd, vouch_fw_rule_for(p, name)->max_size, &f);
-	if (rc) {
-		found_free(&f);
-		return early(p, name, res, rc, io_reason(rc));
-	}
+	if (rc)
+		return refuse_found(p, name, &f, res, rc);
 	return hand_over(p, name, &f, out, res);
 }
 

@@ -141,6 +141,15 @@ enum vouch_fw_audit {
 #define VOUCH_FW_HASH_SHA3_384  0x20u
 #define VOUCH_FW_HASH_SHA3_512  0x40u
 
+/**
+ * Compressed files a rule looks for when NAME itself is missing (bit
+ * mask, vouch_fw_policy_set_compression()): NAME.zst, then NAME.xz, as
+ * the kernel's firmware loader with CONFIG_FW_LOADER_COMPRESS does. 0 (the
+ * default): only NAME.
+ */
+#define VOUCH_FW_COMPRESS_ZSTD  0x1u
+#define VOUCH_FW_COMPRESS_XZ    0x2u
+
 /** The longest firmware name, in bytes (without the NUL). */
 #define VOUCH_FW_NAME_MAX 1024
 
@@ -183,6 +192,15 @@ struct vouch_fw_result {
 	size_t pe_entry_count;  /**< the entries the table holds */
 	const struct vouch_hash_alg *pe_digest_alg;  /**< its image digest's hash (static) */
 	uint8_t pe_digest[VOUCH_HASH_MAX_LEN];       /**< the Authenticode image digest it signs */
+	/**
+	 * vouch_fw_request(), vouch_fw_request_at(): the file found was
+	 * NAME.zst or NAME.xz (path names it), decompressed; its enum
+	 * vouch_decompress_format, or 0 (VOUCH_DECOMPRESS_NONE) for NAME
+	 * itself. size, the digests, the lists and the signature are then
+	 * those of the decompressed bytes.
+	 */
+	int compression;
+	size_t compressed_size; /**< the compressed file's size, when compression is set */
 };
 
 /**
@@ -334,6 +352,46 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_set_usage(struct vouch_fw_pol
  */
 VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_set_mldsa_module_attrs(struct vouch_fw_policy *p,
 									  int allow);
+
+/**
+ * Set the current block's compressed variants: when NAME is in no
+ * directory of the search path, vouch_fw_request() looks for NAME.zst
+ * along the whole path, then NAME.xz (only the formats set), as the
+ * kernel's loader does, and decompresses what it finds with
+ * vouch_decompress() (the library's default limits, the rule's max-size
+ * as the most output). The decompressed bytes are the blob: the size
+ * limit, the lists and the signature (NAME.p7s beside the compressed
+ * file) cover them, never the compressed bytes.
+ * @param[in] formats  VOUCH_FW_COMPRESS_* bits; 0 turns it off (the default).
+ * @return -EINVAL for unknown bits or a finished policy; otherwise 0.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_set_compression(struct vouch_fw_policy *p,
+								   unsigned formats);
+
+/**
+ * The compressed variants the rule of @p name looks for.
+ * @param[in] p     a finished policy.
+ * @param[in] name  a firmware name (the uncompressed one).
+ * @return VOUCH_FW_COMPRESS_* bits; 0 for none, a NULL argument or a
+ *         policy not finished.
+ */
+VOUCH_EXPORT unsigned vouch_fw_policy_compression(const struct vouch_fw_policy *p,
+						  const char *name);
+
+/**
+ * Open a directory of the firmware tree for reading (fwcheck --tree walks
+ * it): @p dir is a path within the policy's root ("/" for the root
+ * itself), resolved as the search directories are (symbolic links on the
+ * way stay inside the root, RESOLVE_IN_ROOT).
+ * @param[in] p    a finished policy.
+ * @param[in] dir  the directory (a leading '/' is optional).
+ * @return a descriptor (O_RDONLY | O_DIRECTORY | O_CLOEXEC), the caller's
+ *         to close; -EINVAL for NULL arguments, a policy not finished, or
+ *         a @p dir longer than 256 bytes or with a ".." component;
+ *         -ENOENT, -ENOTDIR, -EACCES, ... (-errno) if it cannot be opened.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_open_dir(const struct vouch_fw_policy *p,
+							    const char *dir);
 
 /**
  * Add an allow-list entry: a blob whose signed part has this digest (see
@@ -494,6 +552,18 @@ struct vouch_fw_blob {
  * cannot exist because its name would be too long (a last component of
  * 252 to 255 bytes) is absent, as a missing one is.
  *
+ * Compression (vouch_fw_policy_set_compression(), the rule of NAME): when
+ * no directory has NAME, NAME.zst is looked for along the whole path, then
+ * NAME.xz, with the same bounds (the tree, regular files only, the
+ * compressed file itself at most max-size), and decompressed; NAME.p7s
+ * beside it signs the decompressed bytes. The result reports NAME, and
+ * the compressed file in res->path, res->compression and
+ * res->compressed_size; the blob handed over is the decompressed bytes.
+ * A stream whose output would pass max-size or the library's ratio and
+ * memory limits (a decompression bomb) is -E2BIG, a corrupt or truncated
+ * one, or one whose magic disagrees with its suffix, -EBADMSG: both are
+ * refusals of the file (its own line, res->reason saying why).
+ *
  * @param[in]  p     a finished policy.
  * @param[in]  name  the firmware name (vouch_fw_name_check()).
  * @param[out] out   the blob, only when accepted; zeroed otherwise.
@@ -511,6 +581,27 @@ struct vouch_fw_blob {
 VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_request(const struct vouch_fw_policy *p, const char *name,
 						    struct vouch_fw_blob *out,
 						    struct vouch_fw_result *res);
+
+/**
+ * Find, read and check NAME in one directory of the tree only, with the
+ * bounds and the compressed variants of vouch_fw_request() (fwcheck
+ * --tree): the directory is opened under the root as a search directory
+ * is, and NAME beneath it; the search path is not used.
+ *
+ * @param[in]  p     a finished policy.
+ * @param[in]  dir   the directory, a path within the root ("/" for the
+ *                   root itself; a leading '/' is optional).
+ * @param[in]  name  the firmware name, relative to @p dir (vouch_fw_name_check()).
+ * @param[out] out   the blob, only when accepted; zeroed otherwise.
+ * @param[out] res   why (may be NULL).
+ * @return as vouch_fw_request() (-ENOENT when @p dir has no NAME, nor a
+ *         compressed variant the rule allows; -EINVAL also for a @p dir
+ *         longer than 256 bytes or with a ".." component).
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_request_at(const struct vouch_fw_policy *p,
+						       const char *dir, const char *name,
+						       struct vouch_fw_blob *out,
+						       struct vouch_fw_result *res);
 
 /**
  * Read and check one file by path (fwcheck --file): the same reader and
