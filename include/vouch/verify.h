@@ -113,7 +113,7 @@ enum vouch_verify_usage {
  * What the signer certificate (and, for VOUCH_PURPOSE_CODESIGN, the CA
  * certificates of its chain) must be allowed to do. Checked after the
  * chain is built; a refusal is -EPERM. Zero, the value of zero-initialised
- * options, is VOUCH_PURPOSE_DEFAULT (since 0.5.0: before, 0 was
+ * options, is VOUCH_PURPOSE_DEFAULT (since 0.2.0: in 0.1.0, 0 was
  * VOUCH_PURPOSE_ANY; see docs/abi.md).
  */
 enum vouch_verify_purpose {
@@ -132,10 +132,10 @@ enum vouch_verify_purpose {
 	 * extendedKeyUsage lists id-kp-codeSigning or anyExtendedKeyUsage.
 	 */
 	VOUCH_PURPOSE_CODESIGN = 1,
-	/** Nothing checked: the kernel's behaviour (and vouch's 0 before 0.5.0). */
+	/** Nothing checked: the kernel's behaviour (and vouch's 0 in 0.1.0). */
 	VOUCH_PURPOSE_ANY = 2,
 	/**
-	 * Code signing as vouch had it before 0.5.0: the signer's keyUsage, if
+	 * Code signing as vouch had it in 0.1.0: the signer's keyUsage, if
 	 * present, has digitalSignature and its extendedKeyUsage, if present,
 	 * lists id-kp-codeSigning. CA certificates are not looked at.
 	 */
@@ -229,7 +229,7 @@ struct vouch_verify_opts {
 	 */
 	uint64_t max_work;
 	/**
-	 * An allow-list of signer names (0.5.0; absent before, as if 0): with
+	 * An allow-list of signer names (0.2.0, past VOUCH_VERIFY_OPTS_SIZE_V1: a smaller size reads as 0): with
 	 * @ref signer_cn_count > 0, the certificate that made the signature
 	 * (not a chain certificate) must have exactly one commonName in its
 	 * subject, a UTF8String, PrintableString or IA5String byte for byte
