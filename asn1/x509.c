@@ -214,6 +214,9 @@ static int read_eku(struct vouch_x509_cert *cert, const uint8_t *root, struct vo
 		if (rc == 0 && vouch_der_span_eq(root, cert->eku[n], VOUCH_OID_ANY_EKU,
 						 sizeof(VOUCH_OID_ANY_EKU)))
 			cert->eku_flags |= VOUCH_EKU_ANY;
+		if (rc == 0 && vouch_der_span_eq(root, cert->eku[n], VOUCH_OID_KP_EMAIL_PROTECTION,
+						 sizeof(VOUCH_OID_KP_EMAIL_PROTECTION)))
+			cert->eku_flags |= VOUCH_EKU_EMAIL_PROTECTION;
 		n++;
 	}
 	if (rc == 0 && n == 0)
@@ -266,6 +269,8 @@ static int read_extension(struct vouch_x509_cert *cert, const uint8_t *root,
 	case CE_KEY_USAGE:
 		return read_key_usage(cert, root, value);
 	case CE_EXT_KEY_USAGE:
+		if (critical)
+			cert->eku_flags |= VOUCH_EKU_CRITICAL;
 		return read_eku(cert, root, value);
 	case CE_SKID:
 		return read_skid(cert, root, value);

@@ -108,7 +108,45 @@ def fixtures(tool, data):
     if j['verdict'] != 'accepted' or len(j['signers']) != 2 or j['content_digest']['alg'] != 'sha256':
         sys.exit('FAIL json: %s' % out)
     formats(tool, os.path.join(data, 'format'))
+    trust_policy(tool, data)
     print('pkcs7verify fixtures: all cases as expected')
+
+
+def trust_policy(tool, data):
+    """Issue 27's options on the fixtures of tests/data/verify/gen-trustpol.py."""
+    v = os.path.join(data, 'verify')
+    c = ['--content', os.path.join(data, 'pkcs7', 'content.bin')]
+    root, inter = ['--trust', os.path.join(v, 'tp-root.pem')], ['--trust', os.path.join(v, 'tp-int.pem')]
+    rows = [
+        # (options, message, exit)
+        (root, 'tp-crit-server.der', 1),                       # the default: a critical EKU counts
+        (root + ['--purpose', 'default'], 'tp-crit-server.der', 1),
+        (root + ['--purpose', 'any'], 'tp-crit-server.der', 0),
+        (root, 'tp-crit-email.der', 0),
+        (root + ['--purpose', 'codesign'], 'tp-code.der', 0),
+        (root + ['--purpose', 'codesign'], 'tp-noeku.der', 1),
+        (root + ['--purpose', 'codesign-lenient'], 'tp-noeku.der', 0),
+        (root + ['--purpose', 'codesign'], 'tp-server-ca.der', 1),
+        (root + ['--purpose', 'codesign-lenient'], 'tp-server-ca.der', 0),
+        (root + ['--purpose', 'email'], 'tp-code.der', 64),
+        (inter, 'tp-code.der', 0),                              # partial chains by default
+        (inter + ['--no-partial-chain'], 'tp-code.der', 2),
+        (inter + root + ['--no-partial-chain'], 'tp-code.der', 0),
+        (root + ['--check-time=2200-01-01'], 'tp-code.der', 1),
+        (root + ['--check-time=2200-01-01', '--check-time=signing'], 'tp-code.der', 0),
+        (root + ['--check-time=signing'], 'tp-late.der', 1),
+        (root + ['--check-time=2095-01-01'], 'tp-late.der', 0),
+        (root + ['--check-time=signing'], 'tp-code-noattr.der', 1),
+        (root + ['--signer-cn', 'tp code signer'], 'tp-code.der', 0),
+        (root + ['--signer-cn', 'x', '--signer-cn', 'tp code signer'], 'tp-code.der', 0),
+        (root + ['--signer-cn', 'tp int'], 'tp-code.der', 1),   # the signer's name, not the chain's
+        (root + ['--signer-cn', 'tp code signer'], 'tp-two-cn.der', 1),
+    ]
+    for opts, msg, want in rows:
+        expect(tool, opts + c + [os.path.join(v, msg)], want, 'trust policy %s' % msg)
+    _, _, err = run(tool, root + c + ['--signer-cn', 'nobody', os.path.join(v, 'tp-code.der')])
+    if 'allow-list' not in err:
+        sys.exit('FAIL --signer-cn: the reason is not said: %r' % err)
 
 
 # The compressors as `make modules_install` runs them (signed, then compressed).

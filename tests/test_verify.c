@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -840,6 +841,202 @@ static void test_keyring_skips(void **state)
 	vouch_keyring_free(kr);
 }
 
+/* ---- Trust policy (issue 27): fixtures of tests/data/verify/gen-trustpol.py ---- */
+
+static const char *const tp_root[] = { "verify/tp-root.pem", NULL };
+static const char *const tp_int[] = { "verify/tp-int.pem", NULL };
+
+/* Verify tests/data/verify/MESSAGE against TRUSTED with opts; the signer's rc. */
+static int tp_verify(const char *message, const char *const *trusted,
+		     const struct vouch_verify_opts *opts, struct vouch_verify_result *res)
+{
+	struct fixture f;
+	char path[128];
+	int rc;
+
+	snprintf(path, sizeof(path), "verify/%s", message);
+	load(&f, path, trusted);
+	rc = verify(&f, opts, res);
+	assert_int_equal(rc, res->rc);
+	unload(&f);
+	return rc;
+}
+
+static int tp_purpose(const char *message, const char *const *trusted, int purpose,
+		      struct vouch_verify_result *res)
+{
+	struct vouch_verify_opts opts = { .size = sizeof(opts), .purpose = purpose };
+
+	return tp_verify(message, trusted, &opts, res);
+}
+
+/* The default purpose: zero-initialised options honour a critical EKU (RFC 5280 §4.2.1.12). */
+static void test_purpose_default(void **state)
+{
+	struct vouch_verify_result res;
+
+	(void)state;
+	assert_int_equal(VOUCH_PURPOSE_DEFAULT, 0);
+	assert_vouch_err(tp_verify("tp-crit-server.der", tp_root, NULL, &res), -EPERM);
+	assert_string_equal(res.rule, "signer critical extendedKeyUsage allows neither "
+				      "codeSigning nor emailProtection");
+	assert_vouch_err(tp_purpose("tp-crit-server.der", tp_root, VOUCH_PURPOSE_DEFAULT, &res),
+			 -EPERM);
+	/* The kernel's behaviour stays reachable. */
+	assert_vouch_ok(tp_purpose("tp-crit-server.der", tp_root, VOUCH_PURPOSE_ANY, &res));
+	assert_vouch_ok(tp_verify("tp-crit-email.der", tp_root, NULL, &res));
+	assert_vouch_ok(tp_verify("tp-crit-any.der", tp_root, NULL, &res));
+	assert_vouch_ok(tp_verify("tp-noeku.der", tp_root, NULL, &res));
+	/* The default looks at the signer only, not at a CA restricted to serverAuth. */
+	assert_vouch_ok(tp_verify("tp-server-ca.der", tp_root, NULL, &res));
+	/* Policy ranks below "no trusted key". */
+	assert_vouch_err(tp_verify("tp-crit-server.der", nobody, NULL, &res), -ENOKEY);
+}
+
+/* Strict and lenient code signing. */
+static void test_purpose_codesign(void **state)
+{
+	static const char *const server_anchor[] = { "verify/tp-int-server.pem", NULL };
+	struct vouch_verify_result res;
+
+	(void)state;
+	assert_vouch_ok(tp_purpose("tp-code.der", tp_root, VOUCH_PURPOSE_CODESIGN, &res));
+	assert_int_equal(res.signers[0].chain_len, 3);
+	/* No EKU: strict refuses, lenient (the old meaning) accepts. */
+	assert_vouch_err(tp_purpose("tp-noeku.der", tp_root, VOUCH_PURPOSE_CODESIGN, &res), -EPERM);
+	assert_string_equal(res.rule, "signer has no extendedKeyUsage (codesign needs codeSigning)");
+	assert_vouch_ok(tp_purpose("tp-noeku.der", tp_root, VOUCH_PURPOSE_CODESIGN_LENIENT, &res));
+	/* A CA of the chain restricted to serverAuth: strict refuses. */
+	assert_vouch_err(tp_purpose("tp-server-ca.der", tp_root, VOUCH_PURPOSE_CODESIGN, &res),
+			 -EPERM);
+	assert_string_equal(res.rule, "a CA certificate's extendedKeyUsage lacks codeSigning and "
+				      "anyExtendedKeyUsage");
+	assert_vouch_ok(tp_purpose("tp-server-ca.der", tp_root, VOUCH_PURPOSE_CODESIGN_LENIENT,
+				   &res));
+	/* The same CA as the anchor: its EKU counts too (OpenSSL checks the anchor's purpose). */
+	assert_vouch_err(tp_purpose("tp-server-ca.der", server_anchor, VOUCH_PURPOSE_CODESIGN, &res),
+			 -EPERM);
+	assert_vouch_ok(tp_purpose("tp-server-ca.der", server_anchor, VOUCH_PURPOSE_ANY, &res));
+	/* The signer's EKU lacks codeSigning: both refuse. */
+	assert_vouch_err(tp_purpose("tp-crit-server.der", tp_root, VOUCH_PURPOSE_CODESIGN, &res),
+			 -EPERM);
+	assert_vouch_err(tp_purpose("tp-crit-server.der", tp_root, VOUCH_PURPOSE_CODESIGN_LENIENT,
+				    &res), -EPERM);
+	/* anyExtendedKeyUsage on the signer is not codeSigning (OpenSSL 3.2 agrees). */
+	assert_vouch_err(tp_purpose("tp-crit-any.der", tp_root, VOUCH_PURPOSE_CODESIGN, &res),
+			 -EPERM);
+	/* Unknown purposes are caller mistakes. */
+	assert_vouch_err(tp_purpose("tp-code.der", tp_root, 4, &res), -EINVAL);
+	assert_vouch_err(tp_purpose("tp-code.der", tp_root, -1, &res), -EINVAL);
+}
+
+/* Anchors that must be roots: the verify flag and the keyring flag. */
+static void test_no_partial_chain(void **state)
+{
+	static const char *const int_and_root[] = { "verify/tp-int.pem", "verify/tp-root.pem", NULL };
+	struct vouch_verify_opts opts = { .size = sizeof(opts),
+					  .flags = VOUCH_VERIFY_NO_PARTIAL_CHAIN };
+	struct vouch_verify_result res;
+	struct fixture f;
+
+	(void)state;
+	/* Default: the intermediate anchors (the kernel's and RFC 5280's view). */
+	assert_vouch_ok(tp_verify("tp-code.der", tp_int, NULL, &res));
+	assert_int_equal(res.signers[0].chain_len, 2);
+	assert_vouch_err(tp_verify("tp-code.der", tp_int, &opts, &res), -ENOKEY);
+	assert_string_equal(res.signers[0].rule, "no chain to the keyring");
+	/* With the root in the keyring too, the chain goes past the intermediate. */
+	assert_vouch_ok(tp_verify("tp-code.der", int_and_root, &opts, &res));
+	assert_int_equal(res.signers[0].chain_len, 3);
+	assert_vouch_ok(tp_verify("tp-code.der", tp_root, &opts, &res));
+	/* The keyring flag does the same whatever the options say. */
+	load(&f, "verify/tp-code.der", tp_int);
+	assert_vouch_ok(verify(&f, NULL, &res));
+	assert_vouch_ok(vouch_keyring_set_flags(f.kr, VOUCH_KEYRING_ROOTS_ONLY));
+	assert_vouch_err(verify(&f, NULL, &res), -ENOKEY);
+	assert_vouch_err(vouch_keyring_set_flags(f.kr, 1u << 7), -EINVAL);
+	unload(&f);
+	load(&f, "verify/tp-code.der", int_and_root);
+	assert_vouch_ok(vouch_keyring_set_flags(f.kr, VOUCH_KEYRING_ROOTS_ONLY));
+	assert_vouch_ok(verify(&f, NULL, &res));
+	assert_int_equal(res.signers[0].chain_len, 3);
+	unload(&f);
+	/* A self-signed signer in the keyring is its own root. */
+	load(&f, "pkcs7/attached.der", signer_only);
+	assert_vouch_ok(verify(&f, &opts, &res));
+	unload(&f);
+}
+
+/* Validity at the signer's signingTime. */
+static void test_time_signing(void **state)
+{
+	static const char *const late_root[] = { "verify/tp-root.pem", NULL };
+	struct vouch_verify_opts opts = { .size = sizeof(opts) };
+	struct vouch_verify_result res;
+	int64_t y2200 = 7258118400, y2095 = 3944678400;
+
+	(void)state;
+	/* Checked at signingTime, not at opts.time (far past every notAfter). */
+	opts.flags = VOUCH_VERIFY_CHECK_TIME;
+	opts.time = y2200;
+	assert_vouch_err(tp_verify("tp-code.der", tp_root, &opts, &res), -EKEYEXPIRED);
+	opts.flags = VOUCH_VERIFY_TIME_SIGNING;
+	assert_vouch_ok(tp_verify("tp-code.der", tp_root, &opts, &res));
+	assert_true(res.signers[0].has_signing_time);
+	opts.flags |= VOUCH_VERIFY_CHECK_TIME;  /* TIME_SIGNING decides */
+	assert_vouch_ok(tp_verify("tp-code.der", tp_root, &opts, &res));
+	/* The intermediate is valid from 2090 only: not at signingTime. */
+	opts.flags = VOUCH_VERIFY_CHECK_TIME;
+	opts.time = y2095;
+	assert_vouch_ok(tp_verify("tp-late.der", late_root, &opts, &res));
+	opts.flags = VOUCH_VERIFY_TIME_SIGNING;
+	assert_vouch_err(tp_verify("tp-late.der", late_root, &opts, &res), -EKEYEXPIRED);
+	/* No signingTime: refused as policy, below "no trusted key". */
+	assert_vouch_err(tp_verify("tp-code-noattr.der", tp_root, &opts, &res), -EPERM);
+	assert_string_equal(res.rule, "no signingTime to check validity at "
+				      "(validity at the signing time was asked for)");
+	assert_vouch_err(tp_verify("tp-code-noattr.der", nobody, &opts, &res), -ENOKEY);
+	opts.flags = 0;
+	assert_vouch_ok(tp_verify("tp-code-noattr.der", tp_root, &opts, &res));
+}
+
+/* The allow-list of signer names. */
+static void test_signer_cn(void **state)
+{
+	static const char *const good[] = { "someone else", "tp code signer" };
+	static const char *const near[] = { "tp code", "TP CODE SIGNER", "tp code signer ",
+					    "tp int", "tp root" };
+	struct vouch_verify_opts opts = { .size = sizeof(opts), .signer_cns = good,
+					  .signer_cn_count = 2 };
+	struct vouch_verify_result res;
+
+	(void)state;
+	assert_vouch_ok(tp_verify("tp-code.der", tp_root, &opts, &res));
+	opts.signer_cn_count = 1;
+	assert_vouch_err(tp_verify("tp-code.der", tp_root, &opts, &res), -EPERM);
+	assert_string_equal(res.rule, "signer commonName is not on the allow-list");
+	/* Exact bytes; chain certificates' names do not count. */
+	for (size_t i = 0; i < sizeof(near) / sizeof(near[0]); i++) {
+		opts.signer_cns = &near[i];
+		assert_vouch_err(tp_verify("tp-code.der", tp_root, &opts, &res), -EPERM);
+	}
+	/* Two commonNames, one of them listed: refused. */
+	opts.signer_cns = good;
+	opts.signer_cn_count = 2;
+	assert_vouch_err(tp_verify("tp-two-cn.der", tp_root, &opts, &res), -EPERM);
+	assert_string_equal(res.rule, "signer subject has several commonNames "
+				      "(a signer name allow-list needs one)");
+	/* Caller mistakes. */
+	opts.signer_cns = NULL;
+	assert_vouch_err(tp_verify("tp-code.der", tp_root, &opts, &res), -EINVAL);
+	{
+		static const char *const with_null[] = { "tp code signer", NULL };
+
+		opts.signer_cns = with_null;
+		assert_vouch_err(tp_verify("tp-code.der", tp_root, &opts, &res), -EINVAL);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -861,6 +1058,11 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_verify_call),
 		cmocka_unit_test(test_keyring),
 		cmocka_unit_test(test_keyring_skips),
+		cmocka_unit_test(test_purpose_default),
+		cmocka_unit_test(test_purpose_codesign),
+		cmocka_unit_test(test_no_partial_chain),
+		cmocka_unit_test(test_time_signing),
+		cmocka_unit_test(test_signer_cn),
 	};
 
 	return vt_main(argc, argv, "verify", tests, sizeof(tests) / sizeof(tests[0]));

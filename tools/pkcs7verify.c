@@ -31,6 +31,7 @@ struct args {
 	const char *trust[MAX_FILES], *certs[MAX_FILES];
 	size_t ntrust, ncerts;
 	const char *content, *deny, *files_from;
+	const char *signer_cns[MAX_FILES];     /* --signer-cn */
 	char **files;                  /* the SIGNATUREs of the command line */
 	int nfiles;
 	int inform;                    /* enum vouch_pkcs7_format */
@@ -48,7 +49,9 @@ static void usage(FILE *out)
 		"          [--pe-first-only]\n"
 		"          [--mldsa-module-attrs]\n"
 		"          [--usage any|module|firmware]\n"
-		"          [--purpose any|codesign] [--check-time[=TIME]] [--deny FILE]\n"
+		"          [--purpose default|any|codesign|codesign-lenient]\n"
+		"          [--check-time[=TIME|signing]] [--no-partial-chain]\n"
+		"          [--signer-cn NAME]... [--deny FILE]\n"
 		"          [--allow-sha1] [--no-sandbox] [--json] [-q] SIGNATURE|IMAGE\n"
 		"       %s [OPTIONS] [--files-from FILE [-0]] [SIGNATURE...]\n"
 		"Verify a PKCS#7/CMS SignedData SIGNATURE, or with --pe a PE IMAGE's\n"
@@ -222,7 +225,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 {
 	enum { O_TRUST = 256, O_STRICT_TRUST, O_CERTS, O_CONTENT, O_INFORM, O_MODULE, O_PE,
 	       O_PE_FIRST, O_USAGE, O_PURPOSE,
-	       O_TIME, O_DENY, O_SHA1, O_MLDSA_ATTRS, O_JSON, O_NO_SANDBOX, O_FILES_FROM,
+	       O_TIME, O_NO_PARTIAL, O_SIGNER_CN, O_DENY, O_SHA1, O_MLDSA_ATTRS, O_JSON, O_NO_SANDBOX, O_FILES_FROM,
 	       O_HELP };
 	static const struct option longs[] = {
 		{ "trust", required_argument, NULL, O_TRUST },
@@ -236,6 +239,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "usage", required_argument, NULL, O_USAGE },
 		{ "purpose", required_argument, NULL, O_PURPOSE },
 		{ "check-time", optional_argument, NULL, O_TIME },
+		{ "no-partial-chain", no_argument, NULL, O_NO_PARTIAL },
+		{ "signer-cn", required_argument, NULL, O_SIGNER_CN },
 		{ "deny", required_argument, NULL, O_DENY },
 		{ "allow-sha1", no_argument, NULL, O_SHA1 },
 		{ "mldsa-module-attrs", no_argument, NULL, O_MLDSA_ATTRS },
@@ -304,18 +309,40 @@ static int parse_args(int argc, char **argv, struct args *a)
 			}
 			break;
 		case O_PURPOSE:
-			if (!strcmp(optarg, "any") || !strcmp(optarg, "codesign")) {
-				a->opts.purpose = optarg[0] == 'c' ? VOUCH_PURPOSE_CODESIGN
-								   : VOUCH_PURPOSE_ANY;
-			} else {
-				tool_error(prog, "--purpose: any or codesign");
+			if (!strcmp(optarg, "default"))
+				a->opts.purpose = VOUCH_PURPOSE_DEFAULT;
+			else if (!strcmp(optarg, "any"))
+				a->opts.purpose = VOUCH_PURPOSE_ANY;
+			else if (!strcmp(optarg, "codesign"))
+				a->opts.purpose = VOUCH_PURPOSE_CODESIGN;
+			else if (!strcmp(optarg, "codesign-lenient"))
+				a->opts.purpose = VOUCH_PURPOSE_CODESIGN_LENIENT;
+			else {
+				tool_error(prog, "--purpose: default, any, codesign or codesign-lenient");
 				return EXIT_USAGE;
 			}
 			break;
+		case O_NO_PARTIAL:
+			a->opts.flags |= VOUCH_VERIFY_NO_PARTIAL_CHAIN;
+			break;
+		case O_SIGNER_CN:
+			if (a->opts.signer_cn_count == MAX_FILES) {
+				tool_error(prog, "at most %d --signer-cn names", MAX_FILES);
+				return EXIT_USAGE;
+			}
+			a->signer_cns[a->opts.signer_cn_count++] = optarg;
+			a->opts.signer_cns = a->signer_cns;
+			break;
 		case O_TIME:
+			/* The last --check-time decides: a time, or the signing time. */
+			a->opts.flags &= ~(VOUCH_VERIFY_CHECK_TIME | VOUCH_VERIFY_TIME_SIGNING);
+			if (optarg && !strcmp(optarg, "signing")) {
+				a->opts.flags |= VOUCH_VERIFY_TIME_SIGNING;
+				break;
+			}
 			a->opts.flags |= VOUCH_VERIFY_CHECK_TIME;
 			if (parse_time(optarg ? optarg : "now", &a->opts.time) != 0) {
-				tool_error(prog, "--check-time: now, @SECONDS, YYYY-MM-DD or "
+				tool_error(prog, "--check-time: now, signing, @SECONDS, YYYY-MM-DD or "
 					   "YYYY-MM-DDTHH:MM:SSZ");
 				return EXIT_USAGE;
 			}

@@ -204,7 +204,7 @@ int vouch_fw_policy_set_algorithms(struct vouch_fw_policy *p, unsigned hashes, u
 /* see vouch/fw.h */
 int vouch_fw_policy_set_purpose(struct vouch_fw_policy *p, int purpose)
 {
-	if (!building(p) || (purpose != VOUCH_PURPOSE_ANY && purpose != VOUCH_PURPOSE_CODESIGN))
+	if (!building(p) || purpose < VOUCH_PURPOSE_DEFAULT || purpose > VOUCH_PURPOSE_CODESIGN_LENIENT)
 		return -EINVAL;
 	current(p)->purpose = purpose;
 	return 0;
@@ -661,7 +661,8 @@ static int do_algorithms(struct reader *r, char **w, size_t n, int hashes)
 
 static int do_choice(struct reader *r, char **w, size_t n)
 {
-	static const char *const purposes[] = { "any", "codesign" };
+	/* Indexed by enum vouch_verify_purpose. */
+	static const char *const purposes[] = { "default", "codesign", "any", "codesign-lenient" };
 	static const char *const modes[] = { "enforce", "permissive" };
 	static const char *const audits[] = { "none", "stderr", "syslog" };
 	int rc = want_args(r, w, n, 1, 1), v;
@@ -670,7 +671,7 @@ static int do_choice(struct reader *r, char **w, size_t n)
 		return rc;
 	if (!strcmp(w[0], "purpose")) {
 		v = LOOKUP(w[1], purposes);
-		return v < 0 ? fail(r, -EBADMSG, "purpose: any or codesign")
+		return v < 0 ? fail(r, -EBADMSG, "purpose: any, default, codesign or codesign-lenient")
 			     : vouch_fw_policy_set_purpose(r->p, v);
 	}
 	if (!strcmp(w[0], "mode")) {

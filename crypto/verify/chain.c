@@ -296,8 +296,7 @@ static int check_cert(const struct vouch_verify_run *r, const struct vouch_x509_
 			if (r->opts->deny[i].tbs && !memcmp(r->opts->deny[i].sha256, tbs_hash, 32))
 				return -EKEYREVOKED;
 	}
-	if ((r->opts->flags & VOUCH_VERIFY_CHECK_TIME) &&
-	    (r->opts->time < vouch_x509_not_before(c) || r->opts->time > vouch_x509_not_after(c)))
+	if (r->check_time && (r->time < vouch_x509_not_before(c) || r->time > vouch_x509_not_after(c)))
 		return -EKEYEXPIRED;
 	if (vouch_x509_unknown_critical(c) && !anchor)
 		return -EPERM;                  /* RFC 5280 §4.2 */
@@ -320,6 +319,24 @@ static bool may_issue(const struct vouch_x509_cert *c, size_t below)
 static bool self_issued(const struct vouch_x509_cert *c)
 {
 	return vouch_x509_issuer_matches(c, c) != 0;
+}
+
+/*
+ * Self-signed as OpenSSL's X509_self_signed(c, 0) has it: issuer and subject
+ * match and, when both are present, the AKID keyIdentifier is the SKID. The
+ * self-signature is not checked: a keyring entry is trusted by its key, and
+ * the signature would add no trust, only work.
+ */
+static bool self_signed(const struct vouch_x509_cert *c)
+{
+	const uint8_t *akid, *skid;
+	size_t akid_len, skid_len;
+
+	if (!self_issued(c))
+		return false;
+	akid = vouch_x509_akid_keyid(c, &akid_len);
+	skid = vouch_x509_skid(c, &skid_len);
+	return !akid || !skid || vouch_verify_bytes_equal(akid, akid_len, skid, skid_len);
 }
 
 /* A parent of cur among the candidates, not seen yet, whose key verifies cur. */
@@ -373,7 +390,9 @@ int vouch_chain_build(struct vouch_verify_run *r, struct vouch_verify_signer *ou
 			return -ENOKEY;         /* deeper than the cap */
 		cur = vouch_chain_trusted_copy(r, cur);
 		out->chain[out->chain_len++] = cur;
-		anchor = keyring_entry(r, cur) != NULL;
+		/* Anchors must be roots: a keyring entry that is not self-signed is
+		 * then a certificate of the path like any other, and building goes on. */
+		anchor = keyring_entry(r, cur) != NULL && (!r->roots_only || self_signed(cur));
 		rc = check_cert(r, cur, anchor);
 		if (rc)
 			return rc;

@@ -33,6 +33,9 @@ struct vouch_verify_run {
 	size_t max_depth, max_signatures;
 	uint64_t work, max_work;        /* in VOUCH_PUBKEY_WORK_UNIT / 1 */
 	bool over_budget;               /* a limit was hit: refuse, do no more */
+	bool check_time;                /* validity is checked, at time */
+	int64_t time;                   /* opts->time, or the signer's signingTime */
+	bool roots_only;                /* only a self-signed keyring entry anchors */
 };
 
 static inline bool vouch_verify_sha1_allowed(const struct vouch_verify_run *r)
@@ -103,7 +106,8 @@ int vouch_chain_check_pieces(struct vouch_verify_run *r, const struct vouch_pubk
 			     const uint8_t *sig, size_t sig_len);
 
 /*
- * Build the chain from out->cert to a keyring entry: 0 with out->chain,
+ * Build the chain from out->cert to a keyring entry (a self-signed one with
+ * r->roots_only), validity checked at r->time when r->check_time: 0 with out->chain,
  * out->chain_len and out->trusted set when one is found, else why not
  * (-EBADMSG a limit hit, -ENOPKG, -EKEYREJECTED, -EKEYREVOKED, -ENOKEY,
  * -EKEYEXPIRED, -EPERM).

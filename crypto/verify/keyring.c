@@ -89,7 +89,7 @@ int vouch_keyring_add_der(struct vouch_keyring *kr, const uint8_t *der, size_t l
 /* see vouch/keyring.h */
 int vouch_keyring_set_flags(struct vouch_keyring *kr, unsigned flags)
 {
-	if (!kr || (flags & ~VOUCH_KEYRING_STRICT))
+	if (!kr || (flags & ~(VOUCH_KEYRING_STRICT | VOUCH_KEYRING_ROOTS_ONLY)))
 		return -EINVAL;
 	kr->flags = flags;
 	return 0;

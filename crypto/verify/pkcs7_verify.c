@@ -236,21 +236,94 @@ static int check_usage(const struct vouch_verify_run *r, const struct vouch_pkcs
 	}
 }
 
-/* Purpose: code signing wants digitalSignature and, with an EKU, codeSigning. */
+/*
+ * The purpose (enum vouch_verify_purpose, documented in vouch/verify.h) of
+ * the signer's certificate c and, for strict code signing, of the CA
+ * certificates above it in out->chain.
+ */
 static int check_purpose(const struct vouch_verify_run *r, const struct vouch_x509_cert *c,
 			 struct vouch_verify_signer *out)
 {
-	bool code = false;
-	unsigned ku;
+	unsigned eku = vouch_x509_eku_flags(c), ku;
+	bool has_eku = vouch_x509_eku_count(c) != 0;
 
-	if (r->opts->purpose != VOUCH_PURPOSE_CODESIGN)
+	switch (r->opts->purpose) {
+	case VOUCH_PURPOSE_DEFAULT:
+		/* RFC 5280 §4.2.1.12: a critical EKU restricts the key to its purposes. */
+		if (has_eku && (eku & VOUCH_EKU_CRITICAL) &&
+		    !(eku & (VOUCH_EKU_CODE_SIGNING | VOUCH_EKU_EMAIL_PROTECTION | VOUCH_EKU_ANY)))
+			return decide(out, -EPERM, "signer critical extendedKeyUsage allows neither "
+					  "codeSigning nor emailProtection");
 		return 0;
+	case VOUCH_PURPOSE_CODESIGN:
+	case VOUCH_PURPOSE_CODESIGN_LENIENT:
+		break;
+	default:
+		return 0;               /* VOUCH_PURPOSE_ANY (start() refused the unknown) */
+	}
 	if (vouch_x509_key_usage(c, &ku) && !(ku & VOUCH_KU_DIGITAL_SIGNATURE))
 		return decide(out, -EPERM, "signer keyUsage lacks digitalSignature");
-	code = (vouch_x509_eku_flags(c) & VOUCH_EKU_CODE_SIGNING) != 0;
-	if (vouch_x509_eku_count(c) && !code)
+	if (has_eku && !(eku & VOUCH_EKU_CODE_SIGNING))
 		return decide(out, -EPERM, "signer extendedKeyUsage lacks codeSigning");
+	if (r->opts->purpose == VOUCH_PURPOSE_CODESIGN_LENIENT)
+		return 0;
+	if (!has_eku)
+		return decide(out, -EPERM, "signer has no extendedKeyUsage (codesign needs codeSigning)");
+	for (size_t i = 1; i < out->chain_len; i++) {
+		const struct vouch_x509_cert *ca = out->chain[i];
+
+		if (vouch_x509_eku_count(ca) &&
+		    !(vouch_x509_eku_flags(ca) & (VOUCH_EKU_CODE_SIGNING | VOUCH_EKU_ANY)))
+			return decide(out, -EPERM, "a CA certificate's extendedKeyUsage lacks "
+					  "codeSigning and anyExtendedKeyUsage");
+	}
 	return 0;
+}
+
+/* commonName, 2.5.4.3: the type OID's content octets. */
+static const uint8_t oid_cn[] = { 0x55, 0x04, 0x03 };
+
+/*
+ * The allow-list of signer names: c, the certificate that signed, has
+ * exactly one commonName, a UTF8String, PrintableString or IA5String equal
+ * byte for byte to one of opts->signer_cns.
+ */
+static int check_signer_cn(const struct vouch_verify_run *r, const struct vouch_x509_cert *c,
+			   struct vouch_verify_signer *out)
+{
+	const struct vouch_x509_name *name = vouch_x509_subject_name(c);
+	const uint8_t *cn = NULL;
+	size_t cn_len = 0, count = 0;
+	int cn_tag = 0;
+
+	if (!r->opts->signer_cn_count)
+		return 0;
+	for (size_t i = 0; i < vouch_x509_name_count(name); i++) {
+		const uint8_t *type, *value;
+		size_t type_len, value_len;
+		int tag = vouch_x509_name_attr(c, name, i, &type, &type_len, &value, &value_len);
+
+		if (tag < 0 || !vouch_verify_bytes_equal(type, type_len, oid_cn, sizeof(oid_cn)))
+			continue;
+		count++;
+		cn = value;
+		cn_len = value_len;
+		cn_tag = tag;
+	}
+	if (count != 1)
+		return decide(out, -EPERM, count ? "signer subject has several commonNames "
+						   "(a signer name allow-list needs one)"
+						 : "signer subject has no commonName (not on the allow-list)");
+	if (cn_tag != 0x0c && cn_tag != 0x13 && cn_tag != 0x16)
+		return decide(out, -EPERM, "signer commonName is not a UTF8String, PrintableString "
+				  "or IA5String (not on the allow-list)");
+	for (size_t i = 0; i < r->opts->signer_cn_count; i++) {
+		const char *want = r->opts->signer_cns[i];
+
+		if (vouch_verify_bytes_equal(cn, cn_len, (const uint8_t *)want, strlen(want)))
+			return 0;
+	}
+	return decide(out, -EPERM, "signer commonName is not on the allow-list");
 }
 
 static int signer_digest_alg(const struct vouch_verify_run *r, const struct vouch_pkcs7_signer *s,
@@ -373,6 +446,12 @@ static int verify_signer(struct vouch_verify_run *r, const struct vouch_pkcs7_si
 	if (times && (signing_time < vouch_x509_not_before(out->cert) ||
 		      signing_time > vouch_x509_not_after(out->cert)))
 		return decide(out, -EKEYREJECTED, "signingTime outside the signer's validity");
+	/* Validity at this signer's signingTime: the chain without a time when
+	 * there is none, refused below as policy (the lowest rank). */
+	if (r->opts->flags & VOUCH_VERIFY_TIME_SIGNING) {
+		r->check_time = times != 0;
+		r->time = signing_time;
+	}
 	rc = vouch_chain_build(r, out);
 	if (rc)
 		return decide(out, rc, rc == -ENOKEY ? "no chain to the keyring"
@@ -384,6 +463,12 @@ static int verify_signer(struct vouch_verify_run *r, const struct vouch_pkcs7_si
 	rc = check_purpose(r, out->cert, out);
 	if (rc)
 		return rc;
+	rc = check_signer_cn(r, out->cert, out);
+	if (rc)
+		return rc;
+	if ((r->opts->flags & VOUCH_VERIFY_TIME_SIGNING) && !times)
+		return decide(out, -EPERM, "no signingTime to check validity at "
+				  "(validity at the signing time was asked for)");
 	return decide(out, 0, "verified, chains to the keyring");
 }
 
@@ -495,6 +580,18 @@ static int start(struct vouch_verify_run *r, const struct vouch_pkcs7 *msg, cons
 		return -EINVAL;
 	if (r->opts->deny_count && !r->opts->deny)
 		return -EINVAL;
+	if (r->opts->purpose < VOUCH_PURPOSE_DEFAULT ||
+	    r->opts->purpose > VOUCH_PURPOSE_CODESIGN_LENIENT)
+		return -EINVAL;
+	if (r->opts->signer_cn_count && !r->opts->signer_cns)
+		return -EINVAL;
+	for (size_t i = 0; i < r->opts->signer_cn_count; i++)
+		if (!r->opts->signer_cns[i])
+			return -EINVAL;
+	r->check_time = (r->opts->flags & VOUCH_VERIFY_CHECK_TIME) != 0;
+	r->time = r->opts->time;
+	r->roots_only = (r->opts->flags & VOUCH_VERIFY_NO_PARTIAL_CHAIN) ||
+			(kr->flags & VOUCH_KEYRING_ROOTS_ONLY);
 	/* A deeper chain than the result can report is refused, not capped. */
 	if (r->opts->max_depth > VOUCH_VERIFY_MAX_DEPTH)
 		return -EINVAL;

@@ -59,6 +59,10 @@ enum vouch_keyring_flags {
 	 *  fails with its code (non-certificate PEM blocks are still only
 	 *  ignored, with a notice). */
 	VOUCH_KEYRING_STRICT = 1u << 0,
+	/** Anchors must be roots: a verification against this keyring acts
+	 *  as with VOUCH_VERIFY_NO_PARTIAL_CHAIN (vouch/verify.h), whatever
+	 *  its options say. Read at verification time, not by the adds. */
+	VOUCH_KEYRING_ROOTS_ONLY = 1u << 1,
 };
 
 /** Something a load skipped or ignored, for the notice callback. */
@@ -76,7 +80,9 @@ struct vouch_keyring_notice {
 typedef void vouch_keyring_notice_fn(void *ctx, const struct vouch_keyring_notice *notice);
 
 /**
- * Set the keyring's flags (enum vouch_keyring_flags) for the adds that follow.
+ * Set the keyring's flags (enum vouch_keyring_flags), replacing the old
+ * ones: VOUCH_KEYRING_STRICT for the adds that follow,
+ * VOUCH_KEYRING_ROOTS_ONLY for the verifications that follow.
  * @return -EINVAL if @p kr is NULL or a flag is unknown; otherwise 0.
  */
 VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_keyring_set_flags(struct vouch_keyring *kr,

@@ -29,9 +29,12 @@
  * Boot CA has a critical Netscape Cert Type), basicConstraints, keyUsage
  * and pathLenConstraint of the anchor neither refuse nor constrain; they
  * do on every certificate below it. Its deny-list entry and, with
- * VOUCH_VERIFY_CHECK_TIME, its validity still count, and so does the
- * purpose (VOUCH_PURPOSE_CODESIGN) of a signer certificate that is itself
- * in the keyring: that is the signer's policy, not path processing.
+ * VOUCH_VERIFY_CHECK_TIME, its validity still count, and so do the
+ * purpose (enum vouch_verify_purpose) of a signer certificate that is itself
+ * in the keyring and, with VOUCH_PURPOSE_CODESIGN, the anchor's
+ * extendedKeyUsage: that is the signer's policy, not path processing. With
+ * VOUCH_VERIFY_NO_PARTIAL_CHAIN only a self-signed keyring certificate
+ * anchors a chain.
  *
  * Multiple signers, as the kernel: signers with an algorithm vouch does not
  * implement (or policy disables: SHA-1 unless allowed, RSA below 2048 bits
@@ -67,8 +70,9 @@
  * work exceeded), -ENOPKG, -EKEYREJECTED (a signature or digest does
  * not match; duplicated attributes; usage rules), -EKEYREVOKED (deny
  * list), -ENOKEY (no chain to the keyring, signer certificate not found),
- * -EKEYEXPIRED (validity, when checked), -EPERM (purpose, unknown critical
- * extension in a certificate below the anchor), -ENOMEM.
+ * -EKEYEXPIRED (validity, when checked), -EPERM (purpose, signer name not on
+ * the allow-list, no signingTime with VOUCH_VERIFY_TIME_SIGNING, unknown
+ * critical extension in a certificate below the anchor), -ENOMEM.
  *
  * Thread-safety: reentrant; the message, keyring and options are only read.
  */
@@ -105,11 +109,37 @@ enum vouch_verify_usage {
 	VOUCH_USAGE_KEXEC_PE = 4,
 };
 
-/** What the signer certificate must be allowed to do. */
+/**
+ * What the signer certificate (and, for VOUCH_PURPOSE_CODESIGN, the CA
+ * certificates of its chain) must be allowed to do. Checked after the
+ * chain is built; a refusal is -EPERM. Zero, the value of zero-initialised
+ * options, is VOUCH_PURPOSE_DEFAULT (since 0.2.0: in 0.1.0, 0 was
+ * VOUCH_PURPOSE_ANY; see docs/abi.md).
+ */
 enum vouch_verify_purpose {
-	VOUCH_PURPOSE_ANY = 0,
-	/** keyUsage digitalSignature (if present) and, if present, EKU codeSigning. */
+	/**
+	 * RFC 5280 §4.2.1.12: a signer whose extendedKeyUsage is marked
+	 * critical must list id-kp-codeSigning, id-kp-emailProtection or
+	 * anyExtendedKeyUsage. A non-critical or absent EKU, and keyUsage,
+	 * are not looked at.
+	 */
+	VOUCH_PURPOSE_DEFAULT = 0,
+	/**
+	 * Code signing, strict (RAUC's and the OpenSSL 3.2 era's rule): the
+	 * signer has an extendedKeyUsage that lists id-kp-codeSigning (absent
+	 * is refused); its keyUsage, if present, has digitalSignature; every CA
+	 * certificate of the chain, the keyring's anchor included, that has an
+	 * extendedKeyUsage lists id-kp-codeSigning or anyExtendedKeyUsage.
+	 */
 	VOUCH_PURPOSE_CODESIGN = 1,
+	/** Nothing checked: the kernel's behaviour (and vouch's 0 in 0.1.0). */
+	VOUCH_PURPOSE_ANY = 2,
+	/**
+	 * Code signing as vouch had it in 0.1.0: the signer's keyUsage, if
+	 * present, has digitalSignature and its extendedKeyUsage, if present,
+	 * lists id-kp-codeSigning. CA certificates are not looked at.
+	 */
+	VOUCH_PURPOSE_CODESIGN_LENIENT = 3,
 };
 
 /** Options flags. */
@@ -137,6 +167,28 @@ enum vouch_verify_purpose {
  * image (sbverify's rule).
  */
 #define VOUCH_VERIFY_PE_FIRST_ONLY 0x40u
+/**
+ * Anchors must be roots (OpenSSL's default, without X509_V_FLAG_PARTIAL_CHAIN):
+ * the chain must end at a keyring certificate that is self-signed (its
+ * issuer is its subject and, when it has both, its authorityKeyIdentifier
+ * keyIdentifier equals its subjectKeyIdentifier; its self-signature is not
+ * checked, as OpenSSL does not by default). A keyring certificate that is
+ * not is then an ordinary certificate of the path, judged by the CA rules,
+ * and building goes on above it; a chain that ends elsewhere is -ENOKEY.
+ * The keyring's VOUCH_KEYRING_ROOTS_ONLY does the same.
+ */
+#define VOUCH_VERIFY_NO_PARTIAL_CHAIN 0x80u
+/**
+ * Check validity periods at each signer's signingTime attribute instead of
+ * @ref vouch_verify_opts.time (RAUC's use-bundle-signing-time), whatever
+ * VOUCH_VERIFY_CHECK_TIME says: the signer's certificate and every
+ * certificate of its chain, the anchor included, must be valid then
+ * (-EKEYEXPIRED otherwise). A signer without a signingTime is refused with
+ * -EPERM (a policy of the caller's the message does not meet; the message is
+ * not malformed). The signer chose the time: the signature authenticates it,
+ * nothing more.
+ */
+#define VOUCH_VERIFY_TIME_SIGNING 0x100u
 
 /** A SHA-256 on the deny list: of content ("bin:") or of a certificate's TBS ("tbs:"). */
 struct vouch_deny_entry {
@@ -176,6 +228,16 @@ struct vouch_verify_opts {
 	 * e = 65537 (see "Bounded work" above); 0: 128.
 	 */
 	uint64_t max_work;
+	/**
+	 * An allow-list of signer names (0.2.0, past VOUCH_VERIFY_OPTS_SIZE_V1: a smaller size reads as 0): with
+	 * @ref signer_cn_count > 0, the certificate that made the signature
+	 * (not a chain certificate) must have exactly one commonName in its
+	 * subject, a UTF8String, PrintableString or IA5String byte for byte
+	 * equal (case-sensitive, no folding) to one of these NUL-terminated
+	 * strings; else -EPERM. The strings are only read.
+	 */
+	const char *const *signer_cns;
+	size_t signer_cn_count;                     /**< the number of @ref signer_cns */
 };
 
 /** The size of the first version of struct vouch_verify_opts (0.2.0): the smallest accepted. */

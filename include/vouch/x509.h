@@ -62,6 +62,8 @@ enum vouch_x509_key_usage {
 enum vouch_x509_eku {
 	VOUCH_EKU_CODE_SIGNING = 1u << 0,  /**< id-kp-codeSigning */
 	VOUCH_EKU_ANY = 1u << 1,           /**< anyExtendedKeyUsage */
+	VOUCH_EKU_EMAIL_PROTECTION = 1u << 2, /**< id-kp-emailProtection */
+	VOUCH_EKU_CRITICAL = 1u << 3,      /**< the extension is marked critical */
 };
 
 /**
