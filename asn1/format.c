@@ -11,9 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <vouch/crl.h>
 #include <vouch/pkcs7.h>
 #include <vouch/x509.h>
 
+#include "crl_internal.h"
 #include "der.h"
 #include "pem.h"
 
@@ -107,4 +109,51 @@ int vouch_x509_file_next(const uint8_t *file, size_t len, size_t *pos,
 	item->der = item->owned = block.der;
 	item->der_len = block.der_len;
 	return 1;
+}
+
+/*
+ * A DER CRL file: one definite-length SEQUENCE whose header spans the
+ * whole file. Not vouch_der_is_one_element(): its walk stops at
+ * VOUCH_DER_MAX_ELEMENTS, which a CRL of 50,000 entries passes, and a
+ * CRL is DER (never indefinite). Every byte inside is the parser's.
+ */
+static int is_der_crl_file(const uint8_t *file, size_t len)
+{
+	struct vouch_der_iter it;
+
+	return len > 0 && file[0] == 0x30 &&
+	       vouch_der_iter_init(&it, file, (struct vouch_span){ 0, len }) == 0;
+}
+
+/* see vouch/crl.h */
+int vouch_crl_file_next(struct vouch_crl **out, const uint8_t *file, size_t len, size_t *pos)
+{
+	struct vouch_pem_block block;
+	int rc;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	if (!file || !pos || *pos > len)
+		return -EINVAL;
+	if (is_der_crl_file(file, len)) {
+		if (*pos != 0)
+			return 0;               /* the one CRL was taken */
+		rc = vouch_crl_parse(out, file, len);
+		if (rc)
+			return rc;
+		*pos = len;
+		return 1;
+	}
+	rc = vouch_pem_next_block((const char *)file, len, pos, &block);
+	if (rc == -ENOENT)
+		return 0;
+	if (rc)
+		return rc;
+	if (strcmp(block.label, "X509 CRL") != 0) {
+		free(block.der);
+		return -EBADMSG;                /* a CRL file holds CRLs only */
+	}
+	rc = vouch_crl_parse_owned(out, block.der, block.der_len);
+	return rc ? rc : 1;
 }

@@ -86,7 +86,7 @@ static int read_atv(const uint8_t *root, struct vouch_span atv, struct vouch_x50
 	return rc;
 }
 
-static int read_name(const uint8_t *root, struct vouch_span raw, struct vouch_x509_name *name)
+int vouch_x509_read_name(const uint8_t *root, struct vouch_span raw, struct vouch_x509_name *name)
 {
 	struct vouch_der_iter rdns;
 	struct vouch_span rdn;
@@ -536,9 +536,9 @@ int vouch_x509_read_fields(struct vouch_x509_cert *cert, const uint8_t *root,
 	if (rc == 0)
 		rc = check_version_fields(&l, cert);
 	if (rc == 0)
-		rc = read_name(root, l.issuer, &cert->issuer);
+		rc = vouch_x509_read_name(root, l.issuer, &cert->issuer);
 	if (rc == 0)
-		rc = read_name(root, l.subject, &cert->subject);
+		rc = vouch_x509_read_name(root, l.subject, &cert->subject);
 	if (rc == 0)
 		rc = read_validity(root, l.validity, cert);
 	if (rc == 0)

@@ -90,4 +90,7 @@ int vouch_x509_read(struct vouch_x509_cert *cert, const uint8_t *root, struct vo
 int vouch_x509_read_fields(struct vouch_x509_cert *cert, const uint8_t *root,
 			   struct vouch_span span);
 
+/* Read the Name at raw of root (also a CRL's issuer, asn1/crl.c): 0 or -EBADMSG. */
+int vouch_x509_read_name(const uint8_t *root, struct vouch_span raw, struct vouch_x509_name *name);
+
 #endif /* VOUCH_ASN1_X509_INTERNAL_H */

@@ -18,6 +18,7 @@
 #include <vouch/mldsa.h>
 #include <vouch/pubkey.h>
 #include <vouch/x509.h>
+#include <vouch/crl.h>
 #include <vouch/pkcs7.h>
 #include <vouch/pe.h>
 #include <vouch/decompress.h>
