@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -66,6 +67,29 @@ static void usage(FILE *out)
 /* ---- Reading files ---- */
 
 /*
+ * Fault a large buffer's pages in with one call, not one page fault per
+ * page as read() fills it (on the VMs measured a fault costs about 9 us:
+ * 256 of them for a 1 MiB image). Best effort: MADV_POPULATE_WRITE is
+ * Linux 5.14's; elsewhere the pages fault in as before.
+ */
+static void prefault(void *buf, size_t len)
+{
+#ifdef MADV_POPULATE_WRITE
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), start, end;
+
+	if (!buf || len < (256u << 10) || page == 0 || page == (uintptr_t)-1)
+		return;
+	start = ((uintptr_t)buf + page - 1) & ~(page - 1);
+	end = ((uintptr_t)buf + len) & ~(page - 1);
+	if (end > start)
+		(void)madvise((void *)start, end - start, MADV_POPULATE_WRITE);
+#else
+	(void)buf;
+	(void)len;
+#endif
+}
+
+/*
  * A whole file, at most max bytes (-E2BIG past it). A regular file is read
  * into one buffer of its size (an 8 MiB kernel image was a fifth copies
  * when the buffer grew by doubling); anything else grows as it comes.
@@ -84,6 +108,7 @@ static int read_file_max(const char *path, uint8_t **out, size_t *len, size_t ma
 	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size < max)
 		cap = (size_t)st.st_size + 1;
 	buf = malloc(cap);
+	prefault(buf, cap);
 	errno = 0;
 	while (buf) {
 		size_t got = fread(buf + n, 1, cap - n, f);
