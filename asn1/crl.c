@@ -48,6 +48,7 @@ struct vouch_crl {
 	uint8_t *owned;                 /* decoded PEM the CRL owns, or NULL */
 	struct vouch_span raw, tbs, sig_alg, sig;
 	struct vouch_sig_alg_id sig_alg_id;
+	struct vouch_ecdsa_sig_values sig_rs;   /* an ECDSA signature split, or why not */
 	int version;
 	struct vouch_x509_name issuer;
 	int64_t this_update, next_update;
@@ -542,6 +543,7 @@ static int read_crl(struct vouch_crl *crl, const uint8_t *root, size_t len)
 		return -EBADMSG;
 	/* What it names is the verifier's to judge: a status, not a refusal. */
 	vouch_asn1_sig_alg_read(&crl->sig_alg_id, root, crl->sig_alg, VOUCH_HASH_ID_UNKNOWN);
+	vouch_asn1_sig_value_read(&crl->sig_rs, &crl->sig_alg_id, root, crl->sig);
 	return 0;
 }
 
@@ -666,6 +668,14 @@ const uint8_t *vouch_crl_sig_alg_der(const struct vouch_crl *crl, size_t *len)
 const struct vouch_sig_alg_id *vouch_crl_sig_alg(const struct vouch_crl *crl)
 {
 	return &crl->sig_alg_id;
+}
+
+/* see vouch/crl.h */
+const struct vouch_ecdsa_sig_values *vouch_crl_sig_rs(const struct vouch_crl *crl,
+						      const uint8_t **root)
+{
+	*root = crl->bytes;
+	return &crl->sig_rs;
 }
 
 /* see vouch/crl.h */

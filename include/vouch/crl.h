@@ -173,6 +173,14 @@ VOUCH_EXPORT const uint8_t *vouch_crl_sig_alg_der(const struct vouch_crl *crl, s
  * identifier only in its status. Owned by the CRL.
  */
 VOUCH_EXPORT const struct vouch_sig_alg_id *vouch_crl_sig_alg(const struct vouch_crl *crl);
+/**
+ * With an ECDSA signatureAlgorithm: the signature value split into r and
+ * s (spans into @p *root), or in its status why not (-EBADMSG: not one
+ * DER ECDSA-Sig-Value); as vouch_x509_sig_rs() gives a certificate's.
+ * @param[out] root  the bytes the spans index (required).
+ */
+VOUCH_EXPORT const struct vouch_ecdsa_sig_values *vouch_crl_sig_rs(const struct vouch_crl *crl,
+								   const uint8_t **root);
 /** The version: 1 (field absent) or 2. */
 VOUCH_EXPORT int vouch_crl_version(const struct vouch_crl *crl);
 /** The issuer Name, the whole element. */
