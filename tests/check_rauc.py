@@ -15,7 +15,10 @@ signature with content (verity bundle) alone, and its manifest must say
 format=verity. A manifest-*.sig is verified over DIR/manifest.
 
 A row whose exit code is not RAUC's verdict must be named under the
-README's "Deliberate differences". When PKCS7VERIFY has no --crl (before
+README's "Deliberate differences". A row named *revoked* that exits 1
+must say "revoked" on stderr, and a row named *-warn must print a
+"pkcs7verify: warning: CRL" line (a CRL that applies but cannot be used).
+When PKCS7VERIFY has no --crl (before
 issue 27's CRL options, it ignores every CRL), the rows that use a CRL
 option or whose name says crl or revoked are skipped, unless CI=true,
 where that fails.
@@ -210,6 +213,9 @@ def main(argv):
             if ok and row['exit'] == 1 and 'revoked' in name and 'revoked' not in r.stderr:
                 ok = False
                 why = 'no "revoked" on stderr: ' + why
+            if ok and name.endswith('-warn') and 'pkcs7verify: warning: CRL' not in r.stderr:
+                ok = False
+                why = 'no CRL warning on stderr: ' + why
             print('%s %s: exit %d (want %d; RAUC %s%s): %s' % (
                 'ok  ' if ok else 'FAIL', name, r.returncode, row['exit'], row['rauc'],
                 ', deliberate difference' if differs else '', why))
