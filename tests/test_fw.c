@@ -262,6 +262,32 @@ static void test_crls(void **state)
 }
 
 /*
+ * An allow-list of signer names per block (issue 27's policy equivalent of
+ * --signer-cn): the words after the directive are one name.
+ */
+static void test_signer_cn(void **state)
+{
+	struct vouch_fw_policy *p;
+
+	(void)state;
+	assert_vouch_ok(check(RV "signer-cn rv leaf\n", "x", RV_CONTENT, RV_SIG, NULL));
+	assert_vouch_err(check(RV "signer-cn rv other\n", "x", RV_CONTENT, RV_SIG, NULL), -EPERM);
+	assert_vouch_err(check(RV "signer-cn rv\n", "x", RV_CONTENT, RV_SIG, NULL), -EPERM);
+	/* A block adds to the default block's names. */
+	assert_vouch_ok(check(RV "signer-cn rv other\nmatch x\nsigner-cn rv leaf\n", "x",
+			      RV_CONTENT, RV_SIG, NULL));
+	assert_vouch_err(check(RV "signer-cn rv other\nmatch x\nsigner-cn rv leaf\n", "y",
+			       RV_CONTENT, RV_SIG, NULL), -EPERM);
+	assert_vouch_ok(vouch_fw_policy_new(&p));
+	assert_vouch_err(vouch_fw_policy_add_signer_cn(p, ""), -EINVAL);
+	assert_vouch_err(vouch_fw_policy_add_signer_cn(p, NULL), -EINVAL);
+	for (int i = 0; i < 8; i++)
+		assert_vouch_ok(vouch_fw_policy_add_signer_cn(p, "n"));
+	assert_vouch_err(vouch_fw_policy_add_signer_cn(p, "n"), -E2BIG);
+	vouch_fw_policy_free(p);
+}
+
+/*
  * ML-DSA-65 over a 4 MiB blob itself, no signed attributes (RFC 9882),
  * usage unspecified: the size from which the list digests are made on a
  * second thread while the signature is checked. The lists still decide
@@ -1889,6 +1915,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_tampered),
 		cmocka_unit_test(test_algorithms_and_purpose),
 		cmocka_unit_test(test_crls),
+		cmocka_unit_test(test_signer_cn),
 		cmocka_unit_test(test_sha3_and_ed25519),
 		cmocka_unit_test(test_mldsa_over_blob),
 		cmocka_unit_test(test_mldsa_module_attrs),

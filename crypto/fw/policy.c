@@ -95,6 +95,9 @@ void vouch_fw_policy_free(struct vouch_fw_policy *p)
 		for (size_t g = 0; g < p->rules[i].glob_count; g++)
 			free(p->rules[i].globs[g]);
 	}
+	for (size_t i = 0; i < p->name_count; i++)
+		free(p->names[i]);
+	free(p->names);
 	list_free(&p->allow);
 	list_free(&p->deny);
 	vouch_keyring_free(p->kr);
@@ -165,6 +168,29 @@ int vouch_fw_policy_add_crl(struct vouch_fw_policy *p, const char *path)
 	if (rc < 0)
 		return rc;
 	return added ? 0 : -EBADMSG;
+}
+
+/* see vouch/fw.h */
+int vouch_fw_policy_add_signer_cn(struct vouch_fw_policy *p, const char *name)
+{
+	struct fw_rule *r;
+	char **grown, *copy;
+
+	if (!building(p) || !name || !name[0])
+		return -EINVAL;
+	r = current(p);
+	if (r->signer_cn_count == FW_MAX_SIGNER_CNS)
+		return -E2BIG;
+	grown = realloc(p->names, (p->name_count + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	p->names = grown;
+	copy = strdup(name);
+	if (!copy)
+		return -ENOMEM;
+	p->names[p->name_count++] = copy;
+	r->signer_cns[r->signer_cn_count++] = copy;
+	return 0;
 }
 
 /* see vouch/fw.h */
@@ -591,6 +617,23 @@ static int do_crl(struct reader *r, char **w, size_t n)
 	return 0;
 }
 
+/* "signer-cn NAME": the words after the directive, joined by single spaces. */
+static int do_signer_cn(struct reader *r, char **w, size_t n)
+{
+	char name[POLICY_MAX_LINE];
+	size_t len = 0;
+	int rc;
+
+	if (n < 2)
+		return fail(r, -EBADMSG, "'signer-cn' takes a name");
+	for (size_t i = 1; i < n; i++)
+		len += (size_t)snprintf(name + len, sizeof(name) - len, "%s%s", i > 1 ? " " : "", w[i]);
+	rc = vouch_fw_policy_add_signer_cn(r->p, name);
+	if (rc == -E2BIG)
+		return fail(r, -EBADMSG, "more than %d signer-cn names in a block", FW_MAX_SIGNER_CNS);
+	return rc ? fail(r, rc, "signer-cn: %s", vouch_strerror(rc)) : 0;
+}
+
 static int do_crl_check(struct reader *r, char **w, size_t n)
 {
 	/* present: CRLs that concern a chain count; the others their flags. */
@@ -799,6 +842,8 @@ static int do_line(struct reader *r, char **w, size_t n)
 		return do_crl(r, w, n);
 	if (!strcmp(d, "crl-check"))
 		return do_crl_check(r, w, n);
+	if (!strcmp(d, "signer-cn"))
+		return do_signer_cn(r, w, n);
 	if (!strcmp(d, "allow") || !strcmp(d, "deny"))
 		return do_list(r, w, n, d[0] == 'a');
 	if (!strcmp(d, "match"))

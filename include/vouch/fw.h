@@ -342,6 +342,18 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_set_crl_check(struct vouch_fw
 								 unsigned flags);
 
 /**
+ * Add a name to the current block's allow-list of signers
+ * (vouch_verify_opts.signer_cns: the certificate that signed must have
+ * exactly one commonName equal byte for byte to one of them, else -EPERM).
+ * A block starts with the default block's names as they are then.
+ * @param[in] name  the name, NUL-terminated, not empty (copied).
+ * @return -EINVAL for NULL, an empty name or a finished policy; -E2BIG past
+ *         8 names in the block; -ENOMEM; otherwise 0.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_add_signer_cn(struct vouch_fw_policy *p,
+								 const char *name);
+
+/**
  * Set the current block's purpose required of the signer certificate.
  * @param[in] purpose  enum vouch_verify_purpose (vouch/verify.h).
  * @return -EINVAL for an unknown purpose or finished; otherwise 0.
