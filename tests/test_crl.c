@@ -660,8 +660,8 @@ static int covers_with(const struct buf *names, int only, const struct vouch_x50
  * The fullName rule against r27-crl-dp-ok.der (a CA: basicConstraints cA):
  * a directoryName matches as names match (case and white space folded,
  * PrintableString against UTF8String), a URI byte for byte; a
- * cRLIssuer-only point is never matched; a cert without the extension
- * is not covered.
+ * point that names a cRLIssuer is never matched (r27-crl-dp-indirect.der);
+ * a cert without the extension is not covered.
  */
 static void test_covers_full_name(void **state)
 {
@@ -676,7 +676,10 @@ static void test_covers_full_name(void **state)
 	uint8_t *bytes, *plain_bytes;
 	struct vouch_x509_cert *cert = corpus_cert("r27-crl-dp-ok.der", &bytes);
 	struct vouch_x509_cert *plain = corpus_cert("ok-rsa-cert.der", &plain_bytes);
+	uint8_t *indirect_bytes;
+	struct vouch_x509_cert *indirect = corpus_cert("r27-crl-dp-indirect.der", &indirect_bytes);
 	struct buf names = { 0 };
+	int has_issuer;
 
 	(void)state;
 	assert_int_equal(vouch_x509_is_ca(cert, NULL), 1);
@@ -706,11 +709,18 @@ static void test_covers_full_name(void **state)
 	assert_int_equal(covers_with(&names, 2, cert), 1);
 	/* No cRLDistributionPoints: not covered by a fullName IDP. */
 	assert_int_equal(covers_with(&names, 0, plain), 0);
+	/* The same URI, but in a point that names a cRLIssuer: that point is
+	 * for another issuer's (indirect) CRL, so it does not match. */
+	assert_non_null(vouch_x509_crl_dp_full_name(indirect, 0, NULL, &has_issuer));
+	assert_int_equal(has_issuer, 1);
+	assert_int_equal(covers_with(&names, 0, indirect), 0);
 	free(names.p);
 	vouch_x509_free(cert);
 	vouch_x509_free(plain);
+	vouch_x509_free(indirect);
 	free(bytes);
 	free(plain_bytes);
+	free(indirect_bytes);
 }
 
 /* PKITS_data/<sub>/<name>, or NULL (the caller skips) when PKITS is not installed. */

@@ -999,6 +999,9 @@ def row27_crl_dp():
     cert_case("r27-crl-dp-ok.der", "0", "row27",
               "cRLDistributionPoints: a fullName (DirName + URI), and a point with only a cRLIssuer",
               with_dirname)
+    cert_case("r27-crl-dp-indirect.der", "0", "row27",
+              "cRLDistributionPoints: one point with a fullName (URI) and a cRLIssuer",
+              lambda c: dp_ext(seq(seq(full(uri), cons(0xA2, dirname(c)))))(c))
     cert_case("r27-crl-dp-eight.der", "0", "row27",
               "eight DistributionPoints: the most vouch keeps",
               dps(*[seq(full(uri)) for _ in range(8)]))
