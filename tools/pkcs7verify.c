@@ -58,7 +58,7 @@ static void usage(FILE *out)
 		"          [--signer-cn NAME]... [--deny FILE]\n"
 		"          [--crl FILE]... [--crl-check[=chain|leaf] | --no-crl]\n"
 		"          [--allow-sha1] [--no-sandbox] [--json] [-q] SIGNATURE|IMAGE\n"
-		"       %s [OPTIONS] [--files-from FILE [-0]] [SIGNATURE...]\n"
+		"       %s [OPTIONS] [--files-from FILE [-0]] [SIGNATURE...|-]\n"
 		"Verify a PKCS#7/CMS SignedData SIGNATURE, or with --pe a PE IMAGE's\n"
 		"Authenticode signatures, against the --trust certificates; with several\n"
 		"SIGNATUREs (modules with --module) or --files-from (- for standard input),\n"
@@ -429,6 +429,19 @@ static int parse_args(int argc, char **argv, struct args *a)
 	}
 	a->files = argv + optind;
 	a->nfiles = argc - optind;
+	/* A name "-" stands for the names on standard input (--files-from -). */
+	for (int i = 0, kept = 0, n = a->nfiles; i < n; i++) {
+		if (strcmp(a->files[i], "-") != 0) {
+			a->files[kept++] = a->files[i];
+			continue;
+		}
+		if (a->files_from) {
+			tool_error(prog, "'-' and --files-from both give the names to read: one of them");
+			return EXIT_USAGE;
+		}
+		a->files_from = "-";
+		a->nfiles--;
+	}
 	a->batch = a->nfiles > 1 || a->files_from;
 	if (a->nfiles == 0 && !a->files_from) {
 		usage(stderr);
@@ -440,7 +453,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		return EXIT_USAGE;
 	}
 	if (a->null_names && !a->files_from) {
-		tool_error(prog, "-0 needs --files-from");
+		tool_error(prog, "-0 needs --files-from or '-'");
 		return EXIT_USAGE;
 	}
 	/* One content and one image report are for one file only. */
