@@ -22,11 +22,28 @@
 _Static_assert(sizeof(((struct vouch_x509_file_item *)0)->label) == VOUCH_PEM_MAX_LABEL + 1,
 	       "a file item holds any label the PEM reader returns");
 
-/* DER: one element, a SEQUENCE (a ContentInfo or a Certificate), that
- * spans the whole file. */
+/* A signature file is DER/BER: one element, a SEQUENCE (a ContentInfo),
+ * that spans the whole file, indefinite lengths allowed (walked whole). */
 static int is_der_file(const uint8_t *file, size_t len)
 {
 	return len > 0 && file[0] == 0x30 && vouch_der_is_one_element(file, len);
+}
+
+/*
+ * A file of certificates or CRLs is DER when it is one definite-length
+ * SEQUENCE whose header spans the whole file: certificates and CRLs are
+ * DER, never indefinite, and every byte inside is their parser's. Not
+ * vouch_der_is_one_element(): its walk stops at VOUCH_DER_MAX_ELEMENTS,
+ * which a CRL of 50,000 entries passes, and such a file was then judged
+ * PEM text. The one decision for vouch_x509_file_next() and
+ * vouch_crl_file_next().
+ */
+static int is_der_certs_file(const uint8_t *file, size_t len)
+{
+	struct vouch_der_iter it;
+
+	return len > 0 && file[0] == 0x30 &&
+	       vouch_der_iter_init(&it, file, (struct vouch_span){ 0, len }) == 0;
 }
 
 /* see vouch/pkcs7.h */
@@ -92,7 +109,7 @@ int vouch_x509_file_next(const uint8_t *file, size_t len, size_t *pos,
 	memset(item, 0, sizeof(*item));
 	if (!file || !pos || *pos > len)
 		return -EINVAL;
-	if (is_der_file(file, len)) {
+	if (is_der_certs_file(file, len)) {
 		if (*pos != 0)
 			return 0;               /* the one item was taken */
 		item->der = file;
@@ -111,20 +128,6 @@ int vouch_x509_file_next(const uint8_t *file, size_t len, size_t *pos,
 	return 1;
 }
 
-/*
- * A DER CRL file: one definite-length SEQUENCE whose header spans the
- * whole file. Not vouch_der_is_one_element(): its walk stops at
- * VOUCH_DER_MAX_ELEMENTS, which a CRL of 50,000 entries passes, and a
- * CRL is DER (never indefinite). Every byte inside is the parser's.
- */
-static int is_der_crl_file(const uint8_t *file, size_t len)
-{
-	struct vouch_der_iter it;
-
-	return len > 0 && file[0] == 0x30 &&
-	       vouch_der_iter_init(&it, file, (struct vouch_span){ 0, len }) == 0;
-}
-
 /* see vouch/crl.h */
 int vouch_crl_file_next(struct vouch_crl **out, const uint8_t *file, size_t len, size_t *pos)
 {
@@ -136,7 +139,7 @@ int vouch_crl_file_next(struct vouch_crl **out, const uint8_t *file, size_t len,
 	*out = NULL;
 	if (!file || !pos || *pos > len)
 		return -EINVAL;
-	if (is_der_crl_file(file, len)) {
+	if (is_der_certs_file(file, len)) {
 		if (*pos != 0)
 			return 0;               /* the one CRL was taken */
 		rc = vouch_crl_parse(out, file, len);

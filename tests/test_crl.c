@@ -885,6 +885,16 @@ static void test_many_entries(void **state)
 	(void)state;
 	assert_vouch_ok(vouch_crl_parse(&crl, b.p, b.len));
 	assert_int_equal(vouch_crl_count(crl), 100000);
+	/* A certificate file (--trust, a keyring) holding it is one DER item:
+	 * the format decision has no element cap (it had: such a file was
+	 * judged PEM, and held nothing). */
+	struct vouch_x509_file_item item;
+	size_t pos = 0;
+
+	assert_int_equal(vouch_x509_file_next(b.p, b.len, &pos, &item), 1);
+	assert_ptr_equal(item.der, b.p);
+	assert_int_equal(item.der_len, b.len);
+	assert_int_equal(vouch_x509_file_next(b.p, b.len, &pos, &item), 0);
 	for (uint32_t v = 1; v <= 100001; v++) {
 		size_t k = 0, i = 99;
 

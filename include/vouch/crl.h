@@ -127,8 +127,8 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_crl_parse(struct vouch_crl **out, const
 
 /**
  * The next CRL of a CRL file, by the one format decision for files
- * (vouch_x509_file_next()'s): a file that is exactly one well-formed BER
- * element starting with a SEQUENCE is one DER CRL; any other file is PEM
+ * (vouch_x509_file_next()'s): a file that is one definite-length SEQUENCE
+ * whose header spans it exactly is one DER CRL; any other file is PEM
  * text, whose "X509 CRL" blocks are read in order, with explanatory text
  * allowed between them.
  *

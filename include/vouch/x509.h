@@ -289,9 +289,11 @@ struct vouch_x509_file_item {
 
 /**
  * The next item of a certificate file (a keyring or an untrusted
- * certificates file), by the one format decision for such files: a file
- * that is exactly one well-formed BER element starting with a SEQUENCE is
- * one DER item; any other file is PEM text, whose blocks are taken whole,
+ * certificates file), by the one format decision for such files (and CRL
+ * files, vouch_crl_file_next()): a file that is one definite-length
+ * SEQUENCE whose header spans it exactly is one DER item (certificates
+ * and CRLs are DER; their parser reads what is inside, so a large CRL is
+ * not walked twice); any other file is PEM text, whose blocks are taken whole,
  * each from a BEGIN line of its own to its END line, with the explanatory
  * text RFC 7468 §5.2 allows (`openssl x509 -text` output) before and
  * between them. A "-----BEGIN" anywhere else is text. The item is not
