@@ -31,6 +31,7 @@ struct fw_rule {
 	int usage;                   /* enum vouch_verify_usage, or FW_USAGE_AUTO */
 	int mldsa_module_attrs;      /* 1: VOUCH_VERIFY_MLDSA_MODULE_ATTRS */
 	unsigned compression;        /* VOUCH_FW_COMPRESS_*: NAME.zst, NAME.xz looked for */
+	unsigned crl_flags;          /* 0, VOUCH_VERIFY_NO_CRL or VOUCH_VERIFY_CRL_CHECK[_LEAF] */
 };
 
 /* A rule's usage when none was set: firmware for detached, module for appended. */

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <vouch/crl.h>
 #include <vouch/error.h>
 #include <vouch/fw.h>
 #include <vouch/keyring.h>
@@ -23,6 +24,7 @@
 #include <vouch/verify.h>
 
 #include "fw_internal.h"
+#include "keyring_internal.h"   /* vouch_keyring_read_file() */
 
 #define POLICY_MAX_TEXT ((size_t)1 << 20)
 #define POLICY_MAX_LINE 4096
@@ -48,6 +50,7 @@ static void rule_defaults(struct fw_rule *r)
 	r->usage = FW_USAGE_AUTO;
 	r->mldsa_module_attrs = 0;
 	r->compression = 0;
+	r->crl_flags = 0;
 }
 
 /* see vouch/fw.h */
@@ -133,6 +136,45 @@ int vouch_fw_policy_add_keyring(struct vouch_fw_policy *p, const char *path)
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 		return vouch_keyring_add_dir(p->kr, path);
 	return vouch_keyring_add_file(p->kr, path);
+}
+
+/* see vouch/fw.h */
+int vouch_fw_policy_add_crl(struct vouch_fw_policy *p, const char *path)
+{
+	struct vouch_crl *crl;
+	uint8_t *buf;
+	size_t len, pos = 0, added = 0;
+	int rc;
+
+	if (!building(p) || !path)
+		return -EINVAL;
+	rc = vouch_keyring_read_file(path, &buf, &len);
+	if (rc)
+		return rc;
+	while ((rc = vouch_crl_file_next(&crl, buf, len, &pos)) == 1) {
+		size_t der_len;
+		const uint8_t *der = vouch_crl_der(crl, &der_len);
+
+		rc = vouch_keyring_add_crl_der(p->kr, der, der_len);
+		vouch_crl_free(crl);
+		if (rc)
+			break;
+		added++;
+	}
+	free(buf);
+	if (rc < 0)
+		return rc;
+	return added ? 0 : -EBADMSG;
+}
+
+/* see vouch/fw.h */
+int vouch_fw_policy_set_crl_check(struct vouch_fw_policy *p, unsigned flags)
+{
+	if (!building(p) || (flags != 0 && flags != VOUCH_VERIFY_NO_CRL &&
+			     flags != VOUCH_VERIFY_CRL_CHECK_LEAF && flags != VOUCH_VERIFY_CRL_CHECK))
+		return -EINVAL;
+	current(p)->crl_flags = flags;
+	return 0;
 }
 
 /* see vouch/fw.h */
@@ -532,6 +574,38 @@ static int do_keyring(struct reader *r, char **w, size_t n)
 	return 0;
 }
 
+static int do_crl(struct reader *r, char **w, size_t n)
+{
+	char path[1024];
+	int rc = want_args(r, w, n, 1, 1);
+
+	if (rc)
+		return rc;
+	if (w[1][0] == '/')
+		snprintf(path, sizeof(path), "%s", w[1]);
+	else if ((size_t)snprintf(path, sizeof(path), "%s/%s", r->dir, w[1]) >= sizeof(path))
+		return fail(r, -EBADMSG, "crl path too long");
+	rc = vouch_fw_policy_add_crl(r->p, path);
+	if (rc)
+		return fail(r, rc, "crl '%s': %s", path, vouch_strerror(rc));
+	return 0;
+}
+
+static int do_crl_check(struct reader *r, char **w, size_t n)
+{
+	/* present: CRLs that concern a chain count; the others their flags. */
+	static const char *const levels[] = { "present", "off", "leaf", "chain" };
+	static const unsigned flags[] = { 0, VOUCH_VERIFY_NO_CRL, VOUCH_VERIFY_CRL_CHECK_LEAF,
+					  VOUCH_VERIFY_CRL_CHECK };
+	int rc = want_args(r, w, n, 1, 1), v;
+
+	if (rc)
+		return rc;
+	v = LOOKUP(w[1], levels);
+	return v < 0 ? fail(r, -EBADMSG, "crl-check: present, off, leaf or chain")
+		     : vouch_fw_policy_set_crl_check(r->p, flags[v]);
+}
+
 static int do_list(struct reader *r, char **w, size_t n, int allow)
 {
 	const struct vouch_hash_alg *alg;
@@ -712,7 +786,7 @@ static int global_only(struct reader *r, const char *word)
 
 static int do_line(struct reader *r, char **w, size_t n)
 {
-	static const char *const globals[] = { "keyring", "allow", "deny", "mode", "audit",
+	static const char *const globals[] = { "keyring", "crl", "allow", "deny", "mode", "audit",
 					       "firmware-root", "firmware-path", "release" };
 	const char *d = w[0];
 	int rc;
@@ -721,6 +795,10 @@ static int do_line(struct reader *r, char **w, size_t n)
 		return rc;
 	if (!strcmp(d, "keyring"))
 		return do_keyring(r, w, n);
+	if (!strcmp(d, "crl"))
+		return do_crl(r, w, n);
+	if (!strcmp(d, "crl-check"))
+		return do_crl_check(r, w, n);
 	if (!strcmp(d, "allow") || !strcmp(d, "deny"))
 		return do_list(r, w, n, d[0] == 'a');
 	if (!strcmp(d, "match"))
