@@ -240,9 +240,9 @@ static void test_crls(void **state)
 	/* Refused policies: a level that does not exist, a crl inside a block, a
 	 * file that holds no CRL, and the API's unknown flags. */
 	static const char *const bad[] = {
-		RV "crl-check sometimes\n",
-		RV "match x\ncrl ../verify/rv-int.crl\n",
-		"crl ../verify/rv-root.pem\n" RV,
+		(RV "crl-check sometimes\n"),
+		(RV "match x\ncrl ../verify/rv-int.crl\n"),
+		("crl ../verify/rv-root.pem\n" RV),
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		char file[512];
