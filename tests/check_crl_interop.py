@@ -14,7 +14,8 @@ every mode (the manifest's `modes`, like with like):
 
 with pkcs7verify given `--trust TRUST --crl CRL... --content content.bin` and
 OpenSSL `-purpose any -CAfile` a file holding TRUST and the same CRLs (PEM)
-and `-content content.bin`. pkcs7verify's exit code must be the manifest's;
+and `-content content.bin`, plus the case's own arguments (a --check-time=@T
+and its -attime T). pkcs7verify's exit code must be the manifest's;
 OpenSSL's verdict must be the manifest's, and a refusal must give the
 manifest's reason (so the case is what it claims to be);
 where the two verdicts differ the manifest says why, and a documented
@@ -63,13 +64,13 @@ def vouch_args(tool, modes, c, mode):
     args = [tool, '--trust', c['trust'], '--content', c['content']]
     for crl in c['crls']:
         args += ['--crl', crl]
-    return args + modes[mode]['vouch'] + [c['sig']]
+    return args + modes[mode]['vouch'] + c['vouch_args'] + [c['sig']]
 
 
 def openssl_args(openssl, modes, c, mode):
     return [openssl, 'cms', '-verify', '-binary', '-inform', 'DER', '-in', c['sig'],
             '-content', c['content'], '-purpose', 'any', '-CAfile', 'cafile-' + c['name'],
-            '-out', os.devnull] + modes[mode]['openssl']
+            '-out', os.devnull] + modes[mode]['openssl'] + c['openssl_args']
 
 
 def check_case(tool, openssl, modes, d, c):
