@@ -22,7 +22,10 @@ where the two verdicts differ the manifest says why, and a documented
 difference that stops showing fails too. Also: where pkcs7verify exits 1 on a
 revoked certificate its stderr says "revoked" and the reason's name; where a
 CRL applies but cannot be used, the default mode warns ("pkcs7verify:
-warning: CRL") and --no-crl does not. A table of every disagreement is printed.
+warning: CRL") and --no-crl does not; where --crl-check exits 2 it says "no
+usable CRL". A malformed --crl file (truncated, trailing bytes, bad base64, a
+certificate under a CRL label) must give exit 3 and a message naming it,
+with and without --crl-check. A table of every disagreement is printed.
 
 Without a pkcs7verify that knows --crl (before issue 27's CLI), only the
 OpenSSL half runs and the test skips (77). Without openssl it skips too,
@@ -110,6 +113,9 @@ def check_case(tool, openssl, modes, d, c):
                 ('revoked' not in out or c['reason'].lower() not in out.lower()):
             fails.append('%s: exit 1 but stderr does not say "revoked" and %s\n  %s\n  %s'
                          % (where, c['reason'], shown, out.strip()))
+        elif code == 2 and mode in ('chain', 'leaf') and 'no usable CRL' not in out:
+            fails.append('%s: exit 2 but stderr does not say "no usable CRL"\n  %s\n  %s'
+                         % (where, shown, out.strip()))
         warned = any(line.startswith(WARNING) for line in out.splitlines())
         if mode == 'default' and c['warn'] and not warned:
             fails.append('%s: a CRL applies but cannot be used, and no "%s" line\n  %s\n  %s'
@@ -128,6 +134,30 @@ def check_case(tool, openssl, modes, d, c):
             fails.append('%s: documented difference not seen (both %s): %s'
                          % (where, mine, doc))
     return fails, rows, seen
+
+
+def check_malformed(tool, d):
+    """A malformed --crl file: exit 3, naming the file, in each mode that reads CRLs."""
+    der = open(os.path.join(d, 'int.crl.der'), 'rb').read()
+    pem = open(os.path.join(d, 'int.crl'), 'rb').read()
+    bad = {'crl-truncated.der': der[:len(der) // 2],
+           'crl-trailing.der': der + b'\0',
+           'crl-bad-base64.pem': pem.replace(b'\n', b'\n*', 3),
+           'crl-not-a-crl.pem': open(os.path.join(d, 'int.pem'), 'rb').read().replace(
+               b'CERTIFICATE', b'X509 CRL')}
+    fails = []
+    for name, data in sorted(bad.items()):
+        with open(os.path.join(d, name), 'wb') as f:
+            f.write(data)
+        for extra in ([], ['--crl-check'], ['--crl-check=leaf']):
+            args = [tool, '--trust', 'root.pem', '--crl', 'root.crl', '--crl', name,
+                    '--content', 'content.bin'] + extra + ['sig-leaf.der']
+            code, out = run(args, d)
+            if code != 3 or name not in out:
+                fails.append('malformed --crl %s: exit %d, want 3 and a message naming it\n'
+                             '  pkcs7verify %s\n  %s' % (name, code, ' '.join(args[1:]),
+                                                         out.strip()))
+    return fails, len(bad) * 3
 
 
 def main():
@@ -162,6 +192,10 @@ def main():
     fails, rows = [], []
     counts = {who: {m: {'accepted': 0, 'refused': 0, 'crashed': 0} for m in modes}
               for who in ('vouch', 'openssl')}
+    nbad = 0
+    if tool:
+        f, nbad = check_malformed(tool, d)
+        fails += f
     for f, r, seen in results:
         fails += f
         rows += r
@@ -175,8 +209,8 @@ def main():
         print('%-24s %-8s %-9s %-9s %s' % ('case', 'mode', 'vouch', 'openssl', 'why'))
         for name, m, mine, theirs, why in rows:
             print('%-24s %-8s %-9s %-9s %s' % (name, m, mine, theirs, why or 'UNEXPLAINED'))
-    print('\ncheck_crl_interop: %d cases x %d modes; verdicts %s; %d disagreements'
-          % (len(cases), len(modes), json.dumps(counts), len(rows)))
+    print('\ncheck_crl_interop: %d cases x %d modes, %d malformed --crl runs; verdicts %s; '
+          '%d disagreements' % (len(cases), len(modes), nbad, json.dumps(counts), len(rows)))
 
     # The set is what it should be, and both verifiers judged it.
     for who in ('openssl', 'vouch') if tool else ('openssl',):
