@@ -48,12 +48,19 @@ struct vouch_crl {
 	uint8_t *owned;                 /* decoded PEM the CRL owns, or NULL */
 	struct vouch_span raw, tbs, sig_alg, sig;
 	struct vouch_sig_alg_id sig_alg_id;
+	struct vouch_ecdsa_sig_values sig_rs;   /* an ECDSA signature split, or why not */
 	int version;
 	struct vouch_x509_name issuer;
 	int64_t this_update, next_update;
 	int has_next_update;
 	struct vouch_span number, akid_keyid;
 	int has_number;
+	/* issuingDistributionPoint: full_name is the fullName's GeneralNames
+	 * content (len 0 if none); the rest as struct vouch_crl_idp. */
+	int has_idp;
+	struct vouch_span idp_full_name;
+	int idp_relative, idp_only_user, idp_only_ca, idp_only_some_reasons, idp_indirect,
+		idp_only_attr;
 	unsigned flags;
 	size_t count;
 	struct crl_entry *entries;      /* count of them, sorted by serial */
@@ -171,6 +178,63 @@ static int read_akid(struct vouch_crl *crl, const uint8_t *root, struct vouch_sp
 	return rc;
 }
 
+/* A BOOLEAN DEFAULT FALSE that is present: DER encodes only TRUE (X.690 §11.5). */
+static int read_true(const uint8_t *root, struct vouch_span tlv, int *value)
+{
+	int rc;
+
+	*value = 0;
+	if (tlv.len == 0)
+		return 0;
+	rc = vouch_der_span_bool(root, tlv, value);
+	return rc == 0 && !*value ? -EBADMSG : rc;
+}
+
+/*
+ * IssuingDistributionPoint ::= SEQUENCE { distributionPoint [0]
+ * DistributionPointName OPTIONAL, onlyContainsUserCerts [1] BOOLEAN
+ * DEFAULT FALSE, onlyContainsCACerts [2] BOOLEAN DEFAULT FALSE,
+ * onlySomeReasons [3] ReasonFlags OPTIONAL, indirectCRL [4] BOOLEAN
+ * DEFAULT FALSE, onlyContainsAttributeCerts [5] BOOLEAN DEFAULT FALSE }
+ * (§5.2.5, IMPLICIT TAGS). What vouch cannot apply flags the CRL.
+ */
+static int read_idp(struct vouch_crl *crl, const uint8_t *root, struct vouch_span value)
+{
+	static const unsigned tags[6] = { 0xa0 | OPT, 0x81 | OPT, 0x82 | OPT,
+					  0x83 | OPT, 0x84 | OPT, 0x85 | OPT };
+	struct vouch_span f[6], bits;
+	unsigned unused;
+	int rc = value.len ? vouch_der_sequence(root, value, tags, 6, f) : -EBADMSG;
+
+	if (rc == 0 && f[0].len)
+		rc = vouch_x509_read_dp_name(root, f[0], &crl->idp_full_name, &crl->idp_relative);
+	if (rc == 0)
+		rc = read_true(root, f[1], &crl->idp_only_user);
+	if (rc == 0)
+		rc = read_true(root, f[2], &crl->idp_only_ca);
+	if (rc == 0 && f[3].len) {
+		rc = vouch_der_span_bit_string(root, f[3], &bits, &unused);
+		crl->idp_only_some_reasons = 1;
+	}
+	if (rc == 0)
+		rc = read_true(root, f[4], &crl->idp_indirect);
+	if (rc == 0)
+		rc = read_true(root, f[5], &crl->idp_only_attr);
+	if (rc)
+		return rc;
+	/* §5.2.5: with every BOOLEAN FALSE, a distributionPoint or
+	 * onlySomeReasons MUST be there; so the SEQUENCE is never empty. */
+	if (!f[0].len && !f[1].len && !f[2].len && !f[3].len && !f[4].len && !f[5].len)
+		return -EBADMSG;
+	crl->has_idp = 1;
+	if (crl->idp_relative || crl->idp_only_some_reasons || crl->idp_only_attr ||
+	    (crl->idp_only_user && crl->idp_only_ca))
+		crl->flags |= VOUCH_CRL_DISTRIBUTION_POINT;
+	if (crl->idp_indirect)
+		crl->flags |= VOUCH_CRL_INDIRECT;
+	return 0;
+}
+
 /* What one extension of the CRL means for it. */
 static int crl_extension(struct vouch_crl *crl, const uint8_t *root, struct vouch_span oid,
 			 int critical, struct vouch_span value)
@@ -184,8 +248,7 @@ static int crl_extension(struct vouch_crl *crl, const uint8_t *root, struct vouc
 		crl->flags |= VOUCH_CRL_DELTA;  /* BaseCRLNumber: never read, never used */
 		return value_tagged(root, value, 0x02);
 	case CE_ISSUING_DP:
-		crl->flags |= VOUCH_CRL_DISTRIBUTION_POINT;
-		return value_tagged(root, value, 0x30);
+		return read_idp(crl, root, value);
 	default:
 		if (critical)
 			crl->flags |= VOUCH_CRL_UNKNOWN_CRITICAL;
@@ -480,6 +543,7 @@ static int read_crl(struct vouch_crl *crl, const uint8_t *root, size_t len)
 		return -EBADMSG;
 	/* What it names is the verifier's to judge: a status, not a refusal. */
 	vouch_asn1_sig_alg_read(&crl->sig_alg_id, root, crl->sig_alg, VOUCH_HASH_ID_UNKNOWN);
+	vouch_asn1_sig_value_read(&crl->sig_rs, &crl->sig_alg_id, root, crl->sig);
 	return 0;
 }
 
@@ -541,9 +605,12 @@ int vouch_crl_usable(const struct vouch_crl *crl, const char **why)
 	} reasons[] = {
 		{ VOUCH_CRL_DELTA, "a delta CRL (deltaCRLIndicator): delta CRLs are not implemented" },
 		{ VOUCH_CRL_INDIRECT,
-		  "an indirect CRL (an entry's certificateIssuer): indirect CRLs are not implemented" },
+		  "an indirect CRL (indirectCRL, or an entry's certificateIssuer): indirect CRLs are "
+		  "not implemented" },
 		{ VOUCH_CRL_DISTRIBUTION_POINT,
-		  "an issuingDistributionPoint limits its scope: distribution points are not implemented" },
+		  "its issuingDistributionPoint limits its scope in a way vouch does not implement "
+		  "(nameRelativeToCRLIssuer, onlySomeReasons, onlyContainsAttributeCerts, or both "
+		  "onlyContainsUserCerts and onlyContainsCACerts)" },
 		{ VOUCH_CRL_UNKNOWN_CRITICAL, "a critical extension vouch does not read" },
 	};
 
@@ -604,6 +671,14 @@ const struct vouch_sig_alg_id *vouch_crl_sig_alg(const struct vouch_crl *crl)
 }
 
 /* see vouch/crl.h */
+const struct vouch_ecdsa_sig_values *vouch_crl_sig_rs(const struct vouch_crl *crl,
+						      const uint8_t **root)
+{
+	*root = crl->bytes;
+	return &crl->sig_rs;
+}
+
+/* see vouch/crl.h */
 int vouch_crl_version(const struct vouch_crl *crl)
 {
 	return crl->version;
@@ -621,6 +696,56 @@ int vouch_crl_issuer_matches(const struct vouch_crl *crl, const struct vouch_x50
 	if (!crl || !cert)
 		return 0;
 	return vouch_name_equal(crl->bytes, &crl->issuer, cert->bytes, &cert->subject);
+}
+
+/* see vouch/crl.h */
+int vouch_crl_idp(const struct vouch_crl *crl, struct vouch_crl_idp *out)
+{
+	if (!crl || !out)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	if (!crl->has_idp)
+		return 0;
+	out->present = 1;
+	out->full_name = field(crl, crl->idp_full_name, &out->full_name_len);
+	out->relative_name = crl->idp_relative;
+	out->only_user = crl->idp_only_user;
+	out->only_ca = crl->idp_only_ca;
+	out->only_some_reasons = crl->idp_only_some_reasons;
+	out->indirect = crl->idp_indirect;
+	out->only_attr = crl->idp_only_attr;
+	return 1;
+}
+
+/* see vouch/crl.h */
+int vouch_crl_covers(const struct vouch_crl *crl, const struct vouch_x509_cert *cert)
+{
+	int ca;
+
+	if (!crl || !cert)
+		return 0;
+	if (!crl->has_idp)
+		return 1;
+	/* §6.3.3 (b)(2)(ii)-(iv) */
+	ca = cert->has_basic_constraints && cert->ca;
+	if ((crl->idp_only_user && ca) || (crl->idp_only_ca && !ca) || crl->idp_only_attr)
+		return 0;
+	/* (b)(2)(i): a name relative to the issuer is not matched here. */
+	if (crl->idp_relative)
+		return 0;
+	if (crl->idp_full_name.len == 0)
+		return 1;
+	/* Only a DistributionPoint of the certificate's own issuer's CRLs
+	 * (no cRLIssuer) can name this CRL's place. */
+	for (size_t i = 0; i < cert->crl_dp_count; i++) {
+		const struct vouch_x509_crl_dp *d = &cert->crl_dp[i];
+
+		if (!d->has_crl_issuer && d->full_name.len &&
+		    vouch_general_names_share(cert->bytes, d->full_name, crl->bytes,
+					      crl->idp_full_name))
+			return 1;
+	}
+	return 0;
 }
 
 /* see vouch/crl.h */

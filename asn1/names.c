@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "der.h"
 #include "names.h"
 
 /* Tags whose values compare case-insensitively with white space folded:
@@ -124,4 +125,42 @@ bool vouch_name_equal(const uint8_t *abuf, const struct vouch_x509_name *a,
 		j = je;
 	}
 	return i == a->count && j == b->count;
+}
+
+/* The Name inside the directoryName [4] at gn, read into name: true if it is one. */
+static bool directory_name(const uint8_t *buf, struct vouch_span gn, struct vouch_x509_name *name)
+{
+	struct vouch_span inner;
+
+	memset(name, 0, sizeof(*name));
+	return buf[gn.off] == 0xa4 && vouch_der_span_explicit(buf, gn, &inner) == 0 &&
+	       vouch_x509_read_name(buf, inner, name) == 0;
+}
+
+static bool general_name_equal(const uint8_t *abuf, struct vouch_span a, const uint8_t *bbuf,
+			       struct vouch_span b)
+{
+	struct vouch_x509_name an, bn;
+
+	if (abuf[a.off] == 0xa4 && bbuf[b.off] == 0xa4)
+		return directory_name(abuf, a, &an) && directory_name(bbuf, b, &bn) &&
+		       vouch_name_equal(abuf, &an, bbuf, &bn);
+	return a.len == b.len && !memcmp(abuf + a.off, bbuf + b.off, a.len);
+}
+
+bool vouch_general_names_share(const uint8_t *abuf, struct vouch_span a, const uint8_t *bbuf,
+			       struct vouch_span b)
+{
+	/* The runs are content octets: iterate over them directly. */
+	struct vouch_der_iter ai = { abuf, a.off, a.off + a.len };
+	struct vouch_span ga, gb;
+
+	while (vouch_der_iter_next(&ai, &ga) == 1) {
+		struct vouch_der_iter bi = { bbuf, b.off, b.off + b.len };
+
+		while (vouch_der_iter_next(&bi, &gb) == 1)
+			if (general_name_equal(abuf, ga, bbuf, gb))
+				return true;
+	}
+	return false;
 }

@@ -448,6 +448,41 @@ static int read_signers(struct ctx *c, struct vouch_span set)
 	return rc;
 }
 
+/* ---- CRLs ---- */
+
+/*
+ * crls [1] IMPLICIT RevocationInfoChoices: a SET OF CHOICE { crl
+ * CertificateList, other [1] IMPLICIT OtherRevocationInfoFormat } (RFC
+ * 5652 §10.2.1). Only where each CertificateList is, by its tag: its
+ * contents are the CRL reader's (vouch/crl.h, a positional reader the
+ * verifier runs), so a CRL vouch cannot read never makes the message
+ * malformed; other formats are counted and skipped, any other tag is
+ * malformed, and more than VOUCH_PKCS7_MAX_CRLS elements is over a limit.
+ */
+static int read_crls(struct ctx *c, struct vouch_span tlv)
+{
+	struct vouch_span kids[VOUCH_PKCS7_MAX_CRLS];
+	struct vouch_pkcs7 *msg = c->msg;
+	size_t n = 0;
+	int rc;
+
+	msg->has_crls = tlv.len != 0;
+	if (!tlv.len)
+		return 0;
+	rc = read_set(c->root, tlv, kids, VOUCH_PKCS7_MAX_CRLS, &n);
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		uint8_t tag = vouch_der_span_tag(c->root, kids[i]);
+
+		if (tag == 0x30)
+			msg->crls[msg->crl_count++] = kids[i];
+		else if (tag == 0xa1)
+			msg->skipped_crls++;
+		else
+			rc = -EBADMSG;
+	}
+	return rc;
+}
+
 /* ---- SignedData and ContentInfo ---- */
 
 /*
@@ -485,7 +520,9 @@ static int read_signed_data(struct ctx *c, struct vouch_span sd)
 		rc = read_certificates(c, f[3]);
 	if (rc)
 		return rc;
-	msg->has_crls = f[4].len != 0;
+	rc = read_crls(c, f[4]);
+	if (rc)
+		return rc;
 	return read_signers(c, f[5]);
 }
 
@@ -696,6 +733,25 @@ size_t vouch_pkcs7_skipped_certs(const struct vouch_pkcs7 *msg)
 int vouch_pkcs7_has_crls(const struct vouch_pkcs7 *msg)
 {
 	return msg->has_crls != 0;
+}
+
+/* see vouch/pkcs7.h */
+size_t vouch_pkcs7_crl_count(const struct vouch_pkcs7 *msg)
+{
+	return msg->crl_count;
+}
+
+/* see vouch/pkcs7.h */
+const uint8_t *vouch_pkcs7_crl(const struct vouch_pkcs7 *msg, size_t index, size_t *len)
+{
+	if (index >= msg->crl_count) {
+		if (len)
+			*len = 0;
+		return NULL;
+	}
+	if (len)
+		*len = msg->crls[index].len;
+	return msg->bytes + msg->crls[index].off;
 }
 
 /* see vouch/pkcs7.h */

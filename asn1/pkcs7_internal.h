@@ -68,6 +68,9 @@ struct vouch_pkcs7 {
 	struct vouch_x509_cert *certs;      /**< cert_count of them, owned */
 	size_t skipped_certs;               /**< CertificateChoices other than X.509 */
 	int has_crls;
+	size_t crl_count;                   /**< RevocationInfoChoices that are CertificateLists */
+	struct vouch_span crls[VOUCH_PKCS7_MAX_CRLS]; /**< their whole elements, unparsed */
+	size_t skipped_crls;                /**< other RevocationInfoChoices ([1] other formats) */
 	size_t signer_count;
 	struct vouch_pkcs7_signer signers[VOUCH_PKCS7_MAX_SIGNERS];
 };

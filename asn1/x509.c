@@ -120,8 +120,8 @@ int vouch_x509_read_name(const uint8_t *root, struct vouch_span raw, struct vouc
 /* ---- Extensions (RFC 5280 §4.2) ---- */
 
 /* id-ce arcs 2.5.29.n: the extensions read here. */
-enum { CE_SKID = 14, CE_KEY_USAGE = 15, CE_BASIC_CONSTRAINTS = 19, CE_AKID = 35,
-       CE_EXT_KEY_USAGE = 37 };
+enum { CE_SKID = 14, CE_KEY_USAGE = 15, CE_BASIC_CONSTRAINTS = 19, CE_CRL_DP = 31,
+       CE_AKID = 35, CE_EXT_KEY_USAGE = 37 };
 
 /* The n of an id-ce OID 2.5.29.n (n < 128), or -1. */
 static int ce_arc(const uint8_t *root, struct vouch_span oid)
@@ -259,6 +259,162 @@ static int read_akid(struct vouch_x509_cert *cert, const uint8_t *root, struct v
 	return rc;
 }
 
+/*
+ * GeneralName ::= CHOICE { otherName [0], rfc822Name [1] IA5String,
+ * dNSName [2] IA5String, x400Address [3], directoryName [4] Name,
+ * ediPartyName [5], uniformResourceIdentifier [6] IA5String, iPAddress [7]
+ * OCTET STRING, registeredID [8] OBJECT IDENTIFIER } (RFC 5280 §4.2.1.6,
+ * IMPLICIT TAGS; [4] is explicit, Name being a CHOICE). The element at gn
+ * is canonical DER already; its arm and form are checked here, and a
+ * directoryName read as a Name, so that vouch_crl_covers() can compare it.
+ */
+static int read_general_name(const uint8_t *root, struct vouch_span gn)
+{
+	static const unsigned other_name[2] = { 0x06, 0xa0 };
+	struct vouch_span kids[2], inner;
+	struct vouch_x509_name name;
+	int rc;
+
+	switch (root[gn.off]) {
+	case 0xa0:                              /* otherName: type-id, [0] EXPLICIT value */
+		rc = vouch_der_fields(root, gn, other_name, 2, kids);
+		if (rc == 0)
+			rc = vouch_der_span_oid(root, kids[0], &inner);
+		return rc;
+	case 0x81:                              /* rfc822Name, dNSName, URI: IA5String */
+	case 0x82:
+	case 0x86:
+	case 0x87:                              /* iPAddress */
+		return 0;
+	case 0xa3:                              /* x400Address, ediPartyName: SEQUENCEs */
+	case 0xa5:
+		return 0;
+	case 0xa4:                              /* directoryName: exactly one Name */
+		rc = vouch_der_span_explicit(root, gn, &inner);
+		if (rc == 0 && root[inner.off] != 0x30)
+			rc = -EBADMSG;
+		if (rc == 0) {
+			memset(&name, 0, sizeof(name));
+			rc = vouch_x509_read_name(root, inner, &name);
+		}
+		return rc;
+	case 0x88:                              /* registeredID */
+		return vouch_der_span_oid(root, gn, &inner);
+	default:
+		return -EBADMSG;                /* no such arm, or the wrong form */
+	}
+}
+
+int vouch_x509_read_general_names(const uint8_t *root, struct vouch_span tlv,
+				  struct vouch_span *content)
+{
+	struct vouch_der_iter it;
+	struct vouch_span gn;
+	uint8_t tag;
+	size_t n = 0;
+	int rc = vouch_der_element(root, tlv, &tag, content);
+
+	if (rc == 0 && !(tag & 0x20))
+		rc = -EBADMSG;                  /* a SEQUENCE OF: constructed */
+	if (rc == 0)
+		rc = vouch_der_iter_init(&it, root, tlv);
+	while (rc == 0 && (rc = vouch_der_iter_next(&it, &gn)) > 0) {
+		if (n == VOUCH_X509_MAX_GENERAL_NAMES)
+			return -EBADMSG;        /* bounds vouch_crl_covers()'s pairs */
+		rc = read_general_name(root, gn);
+		n++;
+	}
+	if (rc == 0 && n == 0)
+		rc = -EBADMSG;                  /* SIZE (1..MAX) */
+	return rc;
+}
+
+/* RelativeDistinguishedName ::= SET SIZE (1..MAX) OF AttributeTypeAndValue,
+ * IMPLICIT-tagged [1]: its attributes are read, never used. */
+static int read_relative_name(const uint8_t *root, struct vouch_span tlv)
+{
+	struct vouch_x509_name_attr attr;
+	struct vouch_der_iter it;
+	struct vouch_span atv;
+	size_t n = 0;
+	int rc = vouch_der_iter_init(&it, root, tlv);
+
+	while (rc == 0 && (rc = vouch_der_iter_next(&it, &atv)) > 0) {
+		rc = read_atv(root, atv, &attr);
+		n++;
+	}
+	if (rc == 0 && n == 0)
+		rc = -EBADMSG;
+	return rc;
+}
+
+int vouch_x509_read_dp_name(const uint8_t *root, struct vouch_span tlv,
+			    struct vouch_span *full_name, int *relative)
+{
+	struct vouch_span inner;
+	int rc = vouch_der_span_explicit(root, tlv, &inner);
+
+	*full_name = (struct vouch_span){ 0, 0 };
+	*relative = 0;
+	if (rc)
+		return rc;
+	switch (root[inner.off]) {
+	case 0xa0:                              /* fullName [0] GeneralNames */
+		return vouch_x509_read_general_names(root, inner, full_name);
+	case 0xa1:                              /* nameRelativeToCRLIssuer [1] */
+		*relative = 1;
+		return read_relative_name(root, inner);
+	default:
+		return -EBADMSG;
+	}
+}
+
+/*
+ * CRLDistributionPoints ::= SEQUENCE SIZE (1..MAX) OF DistributionPoint;
+ * DistributionPoint ::= SEQUENCE { distributionPoint [0]
+ * DistributionPointName OPTIONAL, reasons [1] ReasonFlags OPTIONAL,
+ * cRLIssuer [2] GeneralNames OPTIONAL } (RFC 5280 §4.2.1.13, which asks
+ * for a distributionPoint or a cRLIssuer in each).
+ */
+static int read_crl_dp(struct vouch_x509_cert *cert, const uint8_t *root,
+		       struct vouch_span value)
+{
+	static const unsigned tags[3] = { 0xa0 | OPT, 0x81 | OPT, 0xa2 | OPT };
+	struct vouch_der_iter it;
+	struct vouch_span dp;
+	size_t n = 0;
+	int rc = value.len && root[value.off] == 0x30 ? vouch_der_check(root, value) : -EBADMSG;
+
+	if (rc == 0)
+		rc = vouch_der_iter_init(&it, root, value);
+	while (rc == 0 && (rc = vouch_der_iter_next(&it, &dp)) > 0) {
+		struct vouch_x509_crl_dp *d = &cert->crl_dp[n];
+		struct vouch_span f[3], bits, issuer;
+		unsigned unused;
+		int relative;
+
+		if (n == VOUCH_X509_MAX_CRL_DP || root[dp.off] != 0x30)
+			return -EBADMSG;
+		rc = vouch_der_fields(root, dp, tags, 3, f);
+		if (rc == 0 && f[0].len == 0 && f[2].len == 0)
+			rc = -EBADMSG;          /* names neither a place nor an issuer */
+		if (rc == 0 && f[0].len)
+			rc = vouch_x509_read_dp_name(root, f[0], &d->full_name, &relative);
+		if (rc == 0 && f[1].len)
+			rc = vouch_der_span_bit_string(root, f[1], &bits, &unused);
+		if (rc == 0 && f[2].len) {
+			rc = vouch_x509_read_general_names(root, f[2], &issuer);
+			d->has_crl_issuer = 1;
+		}
+		n++;
+	}
+	if (rc == 0 && n == 0)
+		rc = -EBADMSG;                  /* SIZE (1..MAX) */
+	if (rc == 0)
+		cert->crl_dp_count = n;
+	return rc;
+}
+
 /* One extension: known ones are read, unknown critical ones counted. */
 static int read_extension(struct vouch_x509_cert *cert, const uint8_t *root,
 			  struct vouch_span oid, int critical, struct vouch_span value)
@@ -276,6 +432,8 @@ static int read_extension(struct vouch_x509_cert *cert, const uint8_t *root,
 		return read_skid(cert, root, value);
 	case CE_AKID:
 		return read_akid(cert, root, value);
+	case CE_CRL_DP:
+		return read_crl_dp(cert, root, value);
 	default:
 		if (critical)
 			cert->unknown_critical++;
@@ -862,6 +1020,28 @@ const uint8_t *vouch_x509_akid_issuer(const struct vouch_x509_cert *cert, size_t
 const uint8_t *vouch_x509_akid_serial(const struct vouch_x509_cert *cert, size_t *len)
 {
 	return field(cert, cert->akid_serial, len);
+}
+
+/* see vouch/x509.h */
+size_t vouch_x509_crl_dp_count(const struct vouch_x509_cert *cert)
+{
+	return cert->crl_dp_count;
+}
+
+/* see vouch/x509.h */
+const uint8_t *vouch_x509_crl_dp_full_name(const struct vouch_x509_cert *cert, size_t index,
+					   size_t *len, int *has_crl_issuer)
+{
+	const struct vouch_x509_crl_dp *d = index < cert->crl_dp_count ? &cert->crl_dp[index] : NULL;
+
+	if (has_crl_issuer)
+		*has_crl_issuer = d ? d->has_crl_issuer : 0;
+	if (!d) {
+		if (len)
+			*len = 0;
+		return NULL;
+	}
+	return field(cert, d->full_name, len);
 }
 
 /* see vouch/x509.h */

@@ -58,6 +58,13 @@ struct vouch_x509_cert {
 	struct vouch_span akid_keyid;   /**< authorityKeyIdentifier keyIdentifier, or len 0 */
 	struct vouch_span akid_issuer;  /**< authorityCertIssuer (whole element), or len 0 */
 	struct vouch_span akid_serial;  /**< authorityCertSerialNumber's content, or len 0 */
+	size_t crl_dp_count;            /**< cRLDistributionPoints' count, 0 if absent */
+	/** Each DistributionPoint's fullName (GeneralNames content, len 0 if
+	 *  none) and whether it names a cRLIssuer. */
+	struct vouch_x509_crl_dp {
+		struct vouch_span full_name;
+		int has_crl_issuer;
+	} crl_dp[VOUCH_X509_MAX_CRL_DP];
 	unsigned unknown_critical;      /**< critical extensions vouch does not read */
 
 	/* The key and the signature value as values, for the verifier. */
@@ -92,5 +99,29 @@ int vouch_x509_read_fields(struct vouch_x509_cert *cert, const uint8_t *root,
 
 /* Read the Name at raw of root (also a CRL's issuer, asn1/crl.c): 0 or -EBADMSG. */
 int vouch_x509_read_name(const uint8_t *root, struct vouch_span raw, struct vouch_x509_name *name);
+
+/*
+ * GeneralNames ::= SEQUENCE SIZE (1..MAX) OF GeneralName (RFC 5280
+ * §4.2.1.6), IMPLICIT-tagged as the caller's field: the element at tlv
+ * (canonical DER already, its tag the caller's to check) holds one or
+ * more GeneralName elements (at most VOUCH_X509_MAX_GENERAL_NAMES), each
+ * of a known CHOICE arm with its form
+ * (a directoryName one Name, vouch_x509_read_name()). *content is the
+ * run of them. 0 or -EBADMSG.
+ */
+int vouch_x509_read_general_names(const uint8_t *root, struct vouch_span tlv,
+				  struct vouch_span *content);
+
+/*
+ * DistributionPointName ::= CHOICE { fullName [0] GeneralNames,
+ * nameRelativeToCRLIssuer [1] RelativeDistinguishedName }, inside the
+ * EXPLICIT-like [0] wrapper at tlv (a DistributionPoint's or an
+ * issuingDistributionPoint's distributionPoint field, canonical DER
+ * already): the fullName's GeneralNames content in *full_name (len 0 for
+ * the other arm), and *relative 1 for nameRelativeToCRLIssuer. 0 or
+ * -EBADMSG.
+ */
+int vouch_x509_read_dp_name(const uint8_t *root, struct vouch_span tlv,
+			    struct vouch_span *full_name, int *relative);
 
 #endif /* VOUCH_ASN1_X509_INTERNAL_H */

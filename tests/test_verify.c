@@ -810,7 +810,7 @@ static void test_keyring(void **state)
  * can (tests/data/format/mixed.pem): skipped with a notice by default, as
  * the kernel's load_certificate_list() does (fwupd installs an ML-DSA CA
  * beside its RSA one); refused whole in strict mode. A CRL block is
- * ignored with a notice, never silently.
+ * kept (vouch_keyring_crl()), for the verifier's revocation checks.
  */
 static void test_keyring_skips(void **state)
 {
@@ -827,9 +827,13 @@ static void test_keyring_skips(void **state)
 	assert_int_equal(seen.last_item, 1);
 	assert_string_equal(seen.last_label, "CERTIFICATE");
 	assert_vouch_err(vouch_keyring_add_file(kr, vt_data("format/ed448.pem")), -ENOPKG);
+	/* A CRL block is kept for revocation checks, with no notice (issue 27). */
+	seen.count = 0;
 	assert_vouch_ok(vouch_keyring_add_file(kr, vt_data("format/trust-crl.pem")));
-	assert_int_equal(seen.last_rc, 0);
-	assert_string_equal(seen.last_label, "X509 CRL");
+	assert_int_equal(seen.count, 0);
+	assert_int_equal(vouch_keyring_crl_count(kr), 1);
+	assert_non_null(vouch_keyring_crl(kr, 0));
+	assert_null(vouch_keyring_crl(kr, 1));
 	assert_int_equal(vouch_keyring_count(kr), 2);
 	/* Explanatory text before the block; a BEGIN inside a line is text. */
 	assert_vouch_ok(vouch_keyring_add_file(kr, vt_data("format/trust-text.pem")));

@@ -24,13 +24,16 @@ static const char *prog = "pkcs7verify";
 #define MAX_FILES 32
 #define MAX_EXTRA 64
 #define MAX_DENY 256
+#define MAX_CRLS 64
+/* A --crl file: a CRL of VOUCH_CRL_MAX_LEN bytes, as PEM text (4/3 of it and line ends). */
+#define MAX_CRL_FILE (VOUCH_CRL_MAX_LEN / 2 * 3)
 #define MAX_INPUT (64u << 20)
 /* A PE image: a kernel with its initramfs inside (a unified kernel image) is large. */
 #define MAX_PE_INPUT (1u << 30)
 
 struct args {
-	const char *trust[MAX_FILES], *certs[MAX_FILES];
-	size_t ntrust, ncerts;
+	const char *trust[MAX_FILES], *certs[MAX_FILES], *crl_files[MAX_FILES];
+	size_t ntrust, ncerts, ncrl_files;
 	const char *content, *deny, *files_from;
 	const char *signer_cns[MAX_FILES];     /* --signer-cn */
 	char **files;                  /* the SIGNATUREs of the command line */
@@ -53,6 +56,7 @@ static void usage(FILE *out)
 		"          [--purpose default|any|codesign|codesign-lenient]\n"
 		"          [--check-time[=TIME|signing]] [--no-partial-chain]\n"
 		"          [--signer-cn NAME]... [--deny FILE]\n"
+		"          [--crl FILE]... [--crl-check[=chain|leaf] | --no-crl]\n"
 		"          [--allow-sha1] [--no-sandbox] [--json] [-q] SIGNATURE|IMAGE\n"
 		"       %s [OPTIONS] [--files-from FILE [-0]] [SIGNATURE...]\n"
 		"Verify a PKCS#7/CMS SignedData SIGNATURE, or with --pe a PE IMAGE's\n"
@@ -250,7 +254,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 {
 	enum { O_TRUST = 256, O_STRICT_TRUST, O_CERTS, O_CONTENT, O_INFORM, O_MODULE, O_PE,
 	       O_PE_FIRST, O_USAGE, O_PURPOSE,
-	       O_TIME, O_NO_PARTIAL, O_SIGNER_CN, O_DENY, O_SHA1, O_MLDSA_ATTRS, O_JSON, O_NO_SANDBOX, O_FILES_FROM,
+	       O_TIME, O_NO_PARTIAL, O_SIGNER_CN, O_DENY, O_CRL, O_CRL_CHECK, O_NO_CRL, O_SHA1, O_MLDSA_ATTRS, O_JSON, O_NO_SANDBOX, O_FILES_FROM,
 	       O_HELP };
 	static const struct option longs[] = {
 		{ "trust", required_argument, NULL, O_TRUST },
@@ -267,6 +271,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "no-partial-chain", no_argument, NULL, O_NO_PARTIAL },
 		{ "signer-cn", required_argument, NULL, O_SIGNER_CN },
 		{ "deny", required_argument, NULL, O_DENY },
+		{ "crl", required_argument, NULL, O_CRL },
+		{ "crl-check", optional_argument, NULL, O_CRL_CHECK },
+		{ "no-crl", no_argument, NULL, O_NO_CRL },
 		{ "allow-sha1", no_argument, NULL, O_SHA1 },
 		{ "mldsa-module-attrs", no_argument, NULL, O_MLDSA_ATTRS },
 		{ "json", no_argument, NULL, O_JSON },
@@ -283,16 +290,32 @@ static int parse_args(int argc, char **argv, struct args *a)
 	while ((c = getopt_long(argc, argv, "q0", longs, NULL)) != -1) {
 		switch (c) {
 		case O_TRUST:
-		case O_CERTS: {
-			size_t *n = c == O_TRUST ? &a->ntrust : &a->ncerts;
+		case O_CERTS:
+		case O_CRL: {
+			size_t *n = c == O_TRUST ? &a->ntrust : c == O_CERTS ? &a->ncerts : &a->ncrl_files;
 
 			if (*n == MAX_FILES) {
-				tool_error(prog, "at most %d --trust and --certs files each", MAX_FILES);
+				tool_error(prog, "at most %d --trust, --certs and --crl files each",
+					   MAX_FILES);
 				return EXIT_USAGE;
 			}
-			(c == O_TRUST ? a->trust : a->certs)[(*n)++] = optarg;
+			(c == O_TRUST ? a->trust : c == O_CERTS ? a->certs : a->crl_files)[(*n)++] = optarg;
 			break;
 		}
+		case O_CRL_CHECK:
+			a->opts.flags &= ~(VOUCH_VERIFY_CRL_CHECK | VOUCH_VERIFY_CRL_CHECK_LEAF);
+			if (!optarg || !strcmp(optarg, "chain"))
+				a->opts.flags |= VOUCH_VERIFY_CRL_CHECK;
+			else if (!strcmp(optarg, "leaf"))
+				a->opts.flags |= VOUCH_VERIFY_CRL_CHECK_LEAF;
+			else {
+				tool_error(prog, "--crl-check: chain or leaf");
+				return EXIT_USAGE;
+			}
+			break;
+		case O_NO_CRL:
+			a->opts.flags |= VOUCH_VERIFY_NO_CRL;
+			break;
 		case O_CONTENT:
 			a->content = optarg;
 			break;
@@ -411,6 +434,11 @@ static int parse_args(int argc, char **argv, struct args *a)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	if ((a->opts.flags & VOUCH_VERIFY_NO_CRL) &&
+	    (a->opts.flags & (VOUCH_VERIFY_CRL_CHECK | VOUCH_VERIFY_CRL_CHECK_LEAF))) {
+		tool_error(prog, "--no-crl and --crl-check contradict each other");
+		return EXIT_USAGE;
+	}
 	if (a->null_names && !a->files_from) {
 		tool_error(prog, "-0 needs --files-from");
 		return EXIT_USAGE;
@@ -491,7 +519,32 @@ static void json_signer(FILE *out, const struct vouch_verify_signer *s)
 			fputc(',', out);
 		json_name(out, s->chain[i], vouch_x509_subject_name(s->chain[i]));
 	}
-	fputs("]}", out);
+	fputc(']', out);
+	if (s->revoked) {
+		fputs(",\"revoked\":{\"subject\":", out);
+		json_name(out, s->revoked, vouch_x509_subject_name(s->revoked));
+		fprintf(out, ",\"reason\":\"%s\"}",
+			s->revoked_reason == VOUCH_CRL_REASON_ABSENT
+				? "none" : vouch_crl_reason_name(s->revoked_reason));
+	}
+	fputc('}', out);
+}
+
+/* The CRLs not used, and why: "crl_notes":[{"source":..,"index":..,"errno":..,"why":..}]. */
+static void json_crl_notes(FILE *out, const struct vouch_verify_result *res)
+{
+	static const char *const sources[] = { "message", "crl", "trust" };
+
+	fputs(",\"crl_notes\":[", out);
+	for (size_t k = 0; k < res->crl_note_count; k++) {
+		const struct vouch_verify_crl_note *n = &res->crl_notes[k];
+
+		fprintf(out, "%s{\"source\":\"%s\",\"index\":%zu,\"errno\":\"%s\",\"why\":",
+			k ? "," : "", sources[n->source % 3], n->index, errno_name(n->rc));
+		tool_json_string(out, n->why);
+		fputc('}', out);
+	}
+	fputc(']', out);
 }
 
 /* One object on stdout; with several files, one per line, naming its @file first. */
@@ -515,6 +568,8 @@ static void print_json(const char *file, int rc, const char *reason,
 		json_signer(stdout, &res->signers[i]);
 	}
 	fputc(']', stdout);
+	if (res)
+		json_crl_notes(stdout, res);
 	if (res && res->digest_alg) {
 		printf(",\"content_digest\":{\"alg\":\"%s\",\"hex\":\"", res->digest_alg->name);
 		tool_print_hex(stdout, res->digest, res->digest_len);
@@ -655,6 +710,13 @@ struct inputs {
 	uint8_t *pe_file;               /* --pe: the image */
 	struct vouch_deny_entry deny[MAX_DENY];
 	size_t ndeny;
+	/* CRLs of --crl and --certs files, each with its file and place in it. */
+	struct vouch_crl *crls[MAX_CRLS];
+	const char *crl_file[MAX_CRLS];
+	size_t crl_item[MAX_CRLS];
+	size_t ncrls;
+	uint8_t *crl_bufs[2 * MAX_FILES + MAX_CRLS + 2];   /* the bytes they point into */
+	size_t ncrl_bufs;
 	struct vouch_sandbox *sb;
 	int quiet;                      /* -q: no notices either */
 	char reason[TOOL_ESCAPED_MAX + 64];   /* a failure's reason that names a file */
@@ -694,6 +756,10 @@ static void release(struct inputs *in)
 		vouch_x509_free(in->extra[i]);
 		free(in->extra_owned[i]);
 	}
+	for (size_t i = 0; i < in->ncrls; i++)
+		vouch_crl_free(in->crls[i]);
+	for (size_t i = 0; i < in->ncrl_bufs; i++)
+		free(in->crl_bufs[i]);
 	free(in->pe_file);
 }
 
@@ -762,10 +828,54 @@ static int add_extra(const struct args *a, struct inputs *in, const uint8_t *der
 	return 0;
 }
 
+/* Keep a CRL of a --crl or --certs file, item @item of @file (the caller keeps its bytes). */
+static int keep_crl(struct inputs *in, struct vouch_crl *crl, const char *file, size_t item)
+{
+	if (in->ncrls == MAX_CRLS) {
+		vouch_crl_free(crl);
+		return -E2BIG;
+	}
+	in->crls[in->ncrls] = crl;
+	in->crl_file[in->ncrls] = file;
+	in->crl_item[in->ncrls++] = item;
+	return 0;
+}
+
+/*
+ * The --crl files: each one DER CRL or PEM text of "X509 CRL" blocks
+ * (vouch_crl_file_next() decides); a file holding neither is malformed
+ * input. They are read here, by the positional CRL reader (no libtasn1),
+ * and are as untrusted as the message's: the verifier uses one only if
+ * its signature verifies.
+ */
+static int load_crls(const struct args *a, struct inputs *in, const char **why)
+{
+	for (size_t i = 0; i < a->ncrl_files; i++) {
+		struct vouch_crl *crl;
+		uint8_t *buf;
+		size_t len, pos = 0, n = 0;
+		int rc = read_file_max(a->crl_files[i], &buf, &len, MAX_CRL_FILE);
+
+		*why = file_reason(in, "cannot use the --crl file", a->crl_files[i]);
+		if (rc)
+			return rc;
+		in->crl_bufs[in->ncrl_bufs++] = buf;
+		while ((rc = vouch_crl_file_next(&crl, buf, len, &pos)) == 1)
+			if ((rc = keep_crl(in, crl, a->crl_files[i], ++n)) != 0)
+				return rc;
+		if (rc < 0)
+			return rc;
+		if (n == 0)
+			return -EBADMSG;        /* not one CRL in it */
+	}
+	return 0;
+}
+
 /*
  * The --certs files: untrusted certificates for chains, each file one DER
- * certificate or PEM text (vouch_x509_file_next() decides), blocks that
- * are not certificates ignored with a word on stderr.
+ * certificate or PEM text (vouch_x509_file_next() decides), and the CRLs
+ * among them (a DER file that is a CertificateList, "X509 CRL" blocks);
+ * other blocks ignored with a word on stderr.
  */
 static int load_certs(const struct args *a, struct inputs *in, const char **why)
 {
@@ -779,8 +889,17 @@ static int load_certs(const struct args *a, struct inputs *in, const char **why)
 		while (rc == 0 && (rc = vouch_x509_file_next(buf, len, &pos, &item)) == 1) {
 			n++;
 			if (!item.owned) {
-				/* A DER file: its one certificate takes the file's bytes. */
-				rc = add_extra(a, in, item.der, item.der_len, buf);
+				/* A DER file: one CRL, or one certificate; either takes the
+				 * file's bytes. (A CertificateList is never a Certificate:
+				 * their TBS's fourth fields differ, Time and Validity.) */
+				struct vouch_crl *crl;
+
+				if (vouch_crl_parse(&crl, item.der, item.der_len) == 0) {
+					in->crl_bufs[in->ncrl_bufs++] = buf;
+					rc = keep_crl(in, crl, a->certs[i], 1);
+				} else {
+					rc = add_extra(a, in, item.der, item.der_len, buf);
+				}
 				buf = NULL;
 				break;
 			}
@@ -788,10 +907,17 @@ static int load_certs(const struct args *a, struct inputs *in, const char **why)
 				rc = add_extra(a, in, item.der, item.der_len, item.owned);
 				continue;
 			}
+			if (strcmp(item.label, "X509 CRL") == 0) {
+				struct vouch_crl *crl;
+
+				in->crl_bufs[in->ncrl_bufs++] = item.owned;
+				rc = vouch_crl_parse(&crl, item.der, item.der_len);
+				if (rc == 0)
+					rc = keep_crl(in, crl, a->certs[i], n);
+				continue;
+			}
 			struct vouch_keyring_notice note = {
-				a->certs[i], n, item.label, 0,
-				strcmp(item.label, "X509 CRL") ? "not a certificate: ignored"
-					: "a CRL: ignored, vouch does not check revocation" };
+				a->certs[i], n, item.label, 0, "not a certificate: ignored" };
 
 			trust_notice(in, &note);
 			free(item.owned);
@@ -986,6 +1112,54 @@ static struct vouch_sandbox *start_sandbox(const struct args *a)
 }
 
 /*
+ * CRLs the verifier could not use, each said on stderr (none is dropped
+ * silently), named by where it came from.
+ */
+static void crl_warnings(const struct args *a, const struct inputs *in, const char *file,
+			 const struct vouch_verify_result *res)
+{
+	char shown[TOOL_ESCAPED_MAX], name[TOOL_ESCAPED_MAX], where[TOOL_ESCAPED_MAX + 64];
+
+	if (a->quiet)
+		return;
+	tool_escape(file, name, sizeof(name));
+	for (size_t k = 0; k < res->crl_note_count; k++) {
+		const struct vouch_verify_crl_note *n = &res->crl_notes[k];
+
+		if (n->source == VOUCH_CRL_FROM_OPTS && n->index < in->ncrls)
+			snprintf(where, sizeof(where), "%zu of %s", in->crl_item[n->index],
+				 tool_escape(in->crl_file[n->index], shown, sizeof(shown)));
+		else
+			snprintf(where, sizeof(where), "%zu of %s", n->index + 1,
+				 n->source == VOUCH_CRL_FROM_KEYRING ? "the --trust files"
+								     : "the message");
+		tool_error(prog, "warning: CRL %s not used for %s: %s", where, name, n->why);
+	}
+}
+
+/* A refusal by a CRL: the rule, the reason code and whose certificate, escaped. */
+static const char *revoked_reason(struct inputs *in, const struct vouch_verify_result *res,
+				  const char *rule)
+{
+	char subject[1024], shown[TOOL_ESCAPED_MAX];
+
+	for (size_t i = 0; i < res->signer_count; i++) {
+		const struct vouch_verify_signer *s = &res->signers[i];
+
+		if (s->rc != -EKEYREVOKED || !s->revoked)
+			continue;
+		vouch_x509_name_format(s->revoked, vouch_x509_subject_name(s->revoked), subject,
+				       sizeof(subject));
+		snprintf(in->reason, sizeof(in->reason), "%s (%s): %s", rule,
+			 s->revoked_reason == VOUCH_CRL_REASON_ABSENT
+				 ? "no reason code" : vouch_crl_reason_name(s->revoked_reason),
+			 tool_escape(subject, shown, sizeof(shown)));
+		return in->reason;
+	}
+	return rule;
+}
+
+/*
  * --pe: the image's Authenticode signatures (vouch/authenticode.h), each
  * entry's SignedData parsed by the sandbox made at the start.
  */
@@ -1004,6 +1178,11 @@ static int run_pe(const struct args *a, struct inputs *in, struct vouch_verify_o
 	rc = vouch_pe_verify(in->pe_file, len, in->kr, opts, in->sb, &res);
 	if (rc == -ENODATA)
 		rc = -EPERM;            /* a signature is required, as for modules */
+	for (size_t i = 0; i < res.entry_count; i++) {
+		crl_warnings(a, in, image, &res.entries[i].verify);
+		if (rc == -EKEYREVOKED && res.rule == res.entries[i].rule)
+			res.rule = revoked_reason(in, &res.entries[i].verify, res.rule);
+	}
 	if (a->json)
 		print_pe_json(rc, res.rule, &res);
 	if (rc == 0 && res.entry_count > 1)
@@ -1069,15 +1248,14 @@ static int verify_one(const struct args *a, struct inputs *in, const struct name
 		opts.extra_count = in->nextra;
 		opts.deny = in->deny;
 		opts.deny_count = in->ndeny;
+		opts.crls = (const struct vouch_crl *const *)in->crls;
+		opts.crl_count = in->ncrls;
 		rc = vouch_pkcs7_verify(msg, j->content, j->content_len, in->kr, &opts, &res);
 		why = res.rule ? res.rule : "verification failed";
+		if (rc == -EKEYREVOKED)
+			why = revoked_reason(in, &res, why);
 		verified = 1;
-		if (vouch_pkcs7_has_crls(msg) && !a->quiet) {
-			char shown[TOOL_ESCAPED_MAX];
-
-			tool_error(prog, "%s: the message's CRLs are ignored: vouch does not check "
-				   "revocation", tool_escape(name->path, shown, sizeof(shown)));
-		}
+		crl_warnings(a, in, name->path, &res);
 	}
 	code = finish(a, name->path, rc, why, verified ? &res : NULL);
 	vouch_pkcs7_free(msg);
@@ -1201,6 +1379,8 @@ static int run(const struct args *a, struct inputs *in)
 	rc = load_trust(a, in, &why);
 	if (rc == 0)
 		rc = load_certs(a, in, &why);
+	if (rc == 0)
+		rc = load_crls(a, in, &why);
 	/* The sandbox's failures (parsing --certs) say what happened to the worker. */
 	if ((rc == -ECHILD || rc == -ETIMEDOUT) && in->sb)
 		why = tool_sandbox_reason(in->sb, rc, in->reason, sizeof(in->reason));
@@ -1219,6 +1399,8 @@ static int run(const struct args *a, struct inputs *in)
 			return finish(a, a->files[0], -ECHILD, "the sandbox could not be made", NULL);
 		opts.deny = in->deny;
 		opts.deny_count = in->ndeny;
+		opts.crls = (const struct vouch_crl *const *)in->crls;
+		opts.crl_count = in->ncrls;
 		return run_pe(a, in, &opts);
 	}
 	if (a->batch)

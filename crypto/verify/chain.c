@@ -58,13 +58,14 @@ const struct vouch_x509_cert *vouch_chain_trusted_copy(const struct vouch_verify
 	return e ? e->cert : c;
 }
 
-/* Candidate certificates: the message's, the caller's extra ones, the keyring's. */
-static size_t candidate_count(const struct vouch_verify_run *r)
+/* see chain.h */
+size_t vouch_chain_candidate_count(const struct vouch_verify_run *r)
 {
 	return vouch_pkcs7_cert_count(r->msg) + r->opts->extra_count + (r->kr ? r->kr->count : 0);
 }
 
-static const struct vouch_x509_cert *candidate(const struct vouch_verify_run *r, size_t i)
+/* see chain.h */
+const struct vouch_x509_cert *vouch_chain_candidate(const struct vouch_verify_run *r, size_t i)
 {
 	size_t n = vouch_pkcs7_cert_count(r->msg);
 
@@ -131,8 +132,8 @@ const struct vouch_x509_cert *vouch_chain_find_signer_cert(const struct vouch_ve
 	const struct vouch_sig_alg_id *alg = vouch_pkcs7_signer_sig_alg(s);
 	const struct vouch_x509_cert *first = NULL;
 
-	for (size_t i = 0; i < candidate_count(r); i++) {
-		const struct vouch_x509_cert *c = candidate(r, i);
+	for (size_t i = 0; i < vouch_chain_candidate_count(r); i++) {
+		const struct vouch_x509_cert *c = vouch_chain_candidate(r, i);
 		const uint8_t *root;
 
 		if (!identifies(c, s))
@@ -347,8 +348,8 @@ static int find_parent(struct vouch_verify_run *r, const struct vouch_x509_cert 
 	int best = 0;           /* the worst failure among the candidates tried */
 	struct tbs_digest d = { .rc = 1 };
 
-	for (size_t i = 0; i < candidate_count(r); i++) {
-		const struct vouch_x509_cert *c = candidate(r, i);
+	for (size_t i = 0; i < vouch_chain_candidate_count(r); i++) {
+		const struct vouch_x509_cert *c = vouch_chain_candidate(r, i);
 		bool was_seen = false;
 		const uint8_t *akid, *skid;
 		size_t akid_len, skid_len;

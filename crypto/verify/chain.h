@@ -36,6 +36,12 @@ struct vouch_verify_run {
 	bool check_time;                /* validity is checked, at time */
 	int64_t time;                   /* opts->time, or the signer's signingTime */
 	bool roots_only;                /* only a self-signed keyring entry anchors */
+	/* Revocation (revocation.c): the call's CRLs, gathered when first needed. */
+	struct vouch_verify_result *res;        /* for its CRL notes */
+	struct vouch_crl_slot *crl_slots;
+	size_t crl_slot_count;
+	bool crl_slots_ready;
+	int64_t crl_time;               /* when CRLs must be current */
 };
 
 static inline bool vouch_verify_sha1_allowed(const struct vouch_verify_run *r)
@@ -56,6 +62,13 @@ static inline bool vouch_verify_bytes_equal(const uint8_t *a, size_t alen,
  * two results (0 is none).
  */
 int vouch_verify_worse(int a, int b);
+
+/*
+ * Candidate certificates, for parents and CRL signers: the message's, the
+ * caller's extra ones, the keyring's (i below the count).
+ */
+size_t vouch_chain_candidate_count(const struct vouch_verify_run *r);
+const struct vouch_x509_cert *vouch_chain_candidate(const struct vouch_verify_run *r, size_t i);
 
 /*
  * The signer's certificate among the candidates: issuer and serial

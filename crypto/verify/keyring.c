@@ -34,7 +34,12 @@ void vouch_keyring_free(struct vouch_keyring *kr)
 		return;
 	for (size_t i = 0; i < kr->count; i++)
 		vouch_x509_free(kr->entries[i].cert);
+	for (size_t i = 0; i < kr->crl_count; i++) {
+		vouch_crl_free(kr->crls[i].crl);
+		free(kr->crls[i].bytes);
+	}
 	free(kr->entries);
+	free(kr->crls);
 	free(kr);
 }
 
@@ -86,6 +91,59 @@ int vouch_keyring_add_der(struct vouch_keyring *kr, const uint8_t *der, size_t l
 	return take(kr, cert);
 }
 
+/* A CRL from der, parsed from a copy the keyring keeps. */
+static int add_crl_copy(struct vouch_keyring *kr, const uint8_t *der, size_t len)
+{
+	struct vouch_keyring_crl *e;
+	uint8_t *copy;
+	int rc;
+
+	if (kr->crl_count == VOUCH_KEYRING_MAX_CRLS || len > VOUCH_CRL_MAX_LEN)
+		return -E2BIG;
+	if (kr->crl_count == kr->crl_capacity) {
+		size_t cap = kr->crl_capacity ? 2 * kr->crl_capacity : 4;
+		struct vouch_keyring_crl *grown = realloc(kr->crls, cap * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		kr->crls = grown;
+		kr->crl_capacity = cap;
+	}
+	copy = malloc(len ? len : 1);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, der, len);
+	e = &kr->crls[kr->crl_count];
+	rc = vouch_crl_parse(&e->crl, copy, len);
+	if (rc) {
+		free(copy);
+		return rc;
+	}
+	e->bytes = copy;
+	kr->crl_count++;
+	return 0;
+}
+
+/* see vouch/keyring.h */
+int vouch_keyring_add_crl_der(struct vouch_keyring *kr, const uint8_t *der, size_t len)
+{
+	if (!kr || !der)
+		return -EINVAL;
+	return add_crl_copy(kr, der, len);
+}
+
+/* see vouch/keyring.h */
+size_t vouch_keyring_crl_count(const struct vouch_keyring *kr)
+{
+	return kr ? kr->crl_count : 0;
+}
+
+/* see vouch/keyring.h */
+const struct vouch_crl *vouch_keyring_crl(const struct vouch_keyring *kr, size_t index)
+{
+	return kr && index < kr->crl_count ? kr->crls[index].crl : NULL;
+}
+
 /* see vouch/keyring.h */
 int vouch_keyring_set_flags(struct vouch_keyring *kr, unsigned flags)
 {
@@ -125,8 +183,6 @@ static bool skippable(int rc)
 /* What a PEM block that is not a certificate is, for the notice. */
 static const char *not_a_certificate(const char *label)
 {
-	if (!strcmp(label, "X509 CRL"))
-		return "a CRL: ignored, vouch does not check revocation";
 	if (!strcmp(label, "TRUSTED CERTIFICATE"))
 		return "an OpenSSL TRUSTED CERTIFICATE: ignored, only CERTIFICATE blocks are read";
 	return "not a certificate: ignored";
@@ -147,13 +203,19 @@ static int add_items(struct vouch_keyring *kr, const uint8_t *buf, size_t len, c
 	int first = 0, rc;
 
 	while ((rc = vouch_x509_file_next(buf, len, &pos, &item)) == 1) {
+		bool crl = !strcmp(item.label, "X509 CRL");
+
 		n++;
-		if (item.label[0] && strcmp(item.label, "CERTIFICATE") != 0) {
+		if (item.label[0] && !crl && strcmp(item.label, "CERTIFICATE") != 0) {
 			notify(kr, source, n, item.label, 0, not_a_certificate(item.label));
 			free(item.owned);
 			continue;
 		}
-		rc = vouch_keyring_add_der(kr, item.der, item.der_len);
+		rc = crl ? add_crl_copy(kr, item.der, item.der_len)
+			 : vouch_keyring_add_der(kr, item.der, item.der_len);
+		/* A DER file is a certificate or, failing that, a CRL. */
+		if (rc == -EBADMSG && !item.label[0] && add_crl_copy(kr, item.der, item.der_len) == 0)
+			rc = 0;
 		free(item.owned);
 		if (rc == 0) {
 			added++;
@@ -162,8 +224,9 @@ static int add_items(struct vouch_keyring *kr, const uint8_t *buf, size_t len, c
 		if (!skippable(rc) || (kr->flags & VOUCH_KEYRING_STRICT))
 			return rc;
 		notify(kr, source, n, item.label, rc,
-		       rc == -ENOPKG ? "skipped: its key algorithm or size is not supported"
-				     : "skipped: not a certificate vouch can parse");
+		       crl ? "skipped: not a CRL vouch can parse"
+		       : rc == -ENOPKG ? "skipped: its key algorithm or size is not supported"
+				       : "skipped: not a certificate vouch can parse");
 		first = first ? first : rc;
 	}
 	if (rc < 0) {

@@ -5,6 +5,7 @@
 #ifndef VOUCH_VERIFY_KEYRING_INTERNAL_H
 #define VOUCH_VERIFY_KEYRING_INTERNAL_H
 
+#include <vouch/crl.h>
 #include <vouch/keyring.h>
 #include <vouch/pubkey.h>
 
@@ -13,9 +14,16 @@ struct vouch_keyring_entry {
 	struct vouch_pubkey key;        /* loaded from cert's SPKI */
 };
 
+struct vouch_keyring_crl {
+	struct vouch_crl *crl;          /* parsed from bytes */
+	uint8_t *bytes;                 /* the keyring's copy of its DER */
+};
+
 struct vouch_keyring {
 	size_t count, capacity;
 	struct vouch_keyring_entry *entries;  /* grown as needed, up to VOUCH_KEYRING_MAX */
+	size_t crl_count, crl_capacity;
+	struct vouch_keyring_crl *crls;       /* up to VOUCH_KEYRING_MAX_CRLS */
 	unsigned flags;                       /* VOUCH_KEYRING_* */
 	vouch_keyring_notice_fn *notice;      /* told of what a load skips, or NULL */
 	void *notice_ctx;

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <vouch/mem.h>
 #include <vouch/verify.h>
@@ -17,6 +18,7 @@
 #include "sized.h"
 #include "keyring_internal.h"
 #include "pubkey_internal.h"
+#include "revocation.h"
 
 #define DEFAULT_MAX_DEPTH VOUCH_VERIFY_MAX_DEPTH
 #define DEFAULT_MAX_SIGNATURES 64
@@ -386,6 +388,7 @@ static int verify_signer(struct vouch_verify_run *r, const struct vouch_pkcs7_si
 	const struct vouch_ecdsa_sig_values *sig_rs;
 	const uint8_t *sig_root;
 	int64_t signing_time;
+	const char *rule;
 	unsigned times;
 	int rc;
 
@@ -459,6 +462,9 @@ static int verify_signer(struct vouch_verify_run *r, const struct vouch_pkcs7_si
 				     : rc == -EKEYEXPIRED ? "a certificate of the chain is not valid now"
 				     : rc == -EPERM ? "an unknown critical extension in the chain"
 				     : limit_or(r, rc, "a link of the chain does not verify"));
+	rc = vouch_revocation_check(r, out, &rule);
+	if (rc)
+		return decide(out, rc, rule);
 	/* Policy last: "no trusted key" and the rest outrank it (docs/contracts.md). */
 	rc = check_purpose(r, out->cert, out);
 	if (rc)
@@ -524,6 +530,10 @@ static int verdict(const struct vouch_verify_run *r, struct vouch_verify_result 
 	}
 	if (!trusted || (all && untrusted)) {
 		res->rule = "no signer chains to the keyring";
+		/* A chain that was built but lacks a required CRL says so. */
+		for (size_t i = 0; i < res->signer_count; i++)
+			if (res->signers[i].rc == -ENOKEY && res->signers[i].trusted)
+				res->rule = res->signers[i].rule;
 		return -ENOKEY;
 	}
 	res->rule = "verified";
@@ -535,9 +545,11 @@ static int run_all(struct vouch_verify_run *r, struct vouch_verify_result *res)
 	int rc;
 
 	memset(res, 0, sizeof(*res));
+	r->res = res;
 	res->signer_count = vouch_pkcs7_signer_count(r->msg);
 	for (size_t i = 0; i < res->signer_count; i++)
 		verify_signer(r, vouch_pkcs7_signer(r->msg, i), &res->signers[i], res);
+	vouch_revocation_end(r);
 	rc = verdict(r, res);
 	if (rc == 0 && content_denied(r, res)) {
 		res->rule = "the content is denied";
@@ -585,11 +597,22 @@ static int start(struct vouch_verify_run *r, const struct vouch_pkcs7 *msg, cons
 		return -EINVAL;
 	if (r->opts->signer_cn_count && !r->opts->signer_cns)
 		return -EINVAL;
+	if (r->opts->crl_count && !r->opts->crls)
+		return -EINVAL;
+	for (size_t i = 0; i < r->opts->crl_count; i++)
+		if (!r->opts->crls[i])
+			return -EINVAL;
+	/* Ignoring CRLs and requiring them cannot both be meant. */
+	if ((r->opts->flags & VOUCH_VERIFY_NO_CRL) &&
+	    (r->opts->flags & (VOUCH_VERIFY_CRL_CHECK | VOUCH_VERIFY_CRL_CHECK_LEAF)))
+		return -EINVAL;
 	for (size_t i = 0; i < r->opts->signer_cn_count; i++)
 		if (!r->opts->signer_cns[i])
 			return -EINVAL;
 	r->check_time = (r->opts->flags & VOUCH_VERIFY_CHECK_TIME) != 0;
 	r->time = r->opts->time;
+	/* CRLs are current at the caller's time, else now: never at a signingTime. */
+	r->crl_time = r->check_time ? r->opts->time : (int64_t)time(NULL);
 	r->roots_only = (r->opts->flags & VOUCH_VERIFY_NO_PARTIAL_CHAIN) ||
 			(kr->flags & VOUCH_KEYRING_ROOTS_ONLY);
 	/* A deeper chain than the result can report is refused, not capped. */

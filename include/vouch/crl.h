@@ -15,13 +15,24 @@
  * (byte-identical, §5.1.1.2), the signature value, the issuer Name,
  * thisUpdate, nextUpdate (optional), each revoked certificate (serial,
  * revocationDate, and the entry extensions reasonCode and invalidityDate),
- * and the CRL extensions cRLNumber and authorityKeyIdentifier.
+ * and the CRL extensions cRLNumber, authorityKeyIdentifier and
+ * issuingDistributionPoint (§5.2.5, vouch_crl_idp()).
+ *
+ * Scope: a CRL with an issuingDistributionPoint lists only some of its
+ * issuer's certificates; vouch_crl_covers() says whether a certificate is
+ * among them (the IDP's distributionPoint fullName against the
+ * certificate's cRLDistributionPoints, onlyContainsUserCerts,
+ * onlyContainsCACerts). A CRL that does not cover a certificate says
+ * nothing about it.
  *
  * What makes a CRL unusable (vouch_crl_usable()), never misread: a
- * deltaCRLIndicator (a delta CRL, §5.2.4), an issuingDistributionPoint
- * (§5.2.5: its scope is not implemented), a certificateIssuer entry
- * extension (an indirect CRL, §5.3.3), and any other critical extension
- * of the CRL or of an entry that vouch does not read (§5.2, §5.3).
+ * deltaCRLIndicator (a delta CRL, §5.2.4); an indirect CRL (§5.3.3: a
+ * certificateIssuer entry extension, or an issuingDistributionPoint with
+ * indirectCRL TRUE); an issuingDistributionPoint whose scope vouch cannot
+ * apply (a nameRelativeToCRLIssuer, onlySomeReasons,
+ * onlyContainsAttributeCerts, or both onlyContainsUserCerts and
+ * onlyContainsCACerts); and any other critical extension of the CRL or of
+ * an entry that vouch does not read (§5.2, §5.3).
  *
  * Encoding: the whole CRL is canonical DER, as certificates are (see
  * README "Malformed input"). The grammar is checked by position, field by
@@ -60,8 +71,12 @@ extern "C" {
 /** Why a CRL cannot be used as it stands: vouch_crl_flags() bits. */
 enum vouch_crl_flag {
 	VOUCH_CRL_DELTA = 1u << 0,            /**< deltaCRLIndicator: a delta CRL */
-	VOUCH_CRL_INDIRECT = 1u << 1,         /**< an entry names a certificateIssuer */
-	VOUCH_CRL_DISTRIBUTION_POINT = 1u << 2, /**< issuingDistributionPoint: a partitioned scope */
+	/** an entry names a certificateIssuer, or the IDP says indirectCRL */
+	VOUCH_CRL_INDIRECT = 1u << 1,
+	/** an issuingDistributionPoint vouch cannot apply: nameRelativeToCRLIssuer,
+	 *  onlySomeReasons, onlyContainsAttributeCerts, or both onlyContainsUserCerts
+	 *  and onlyContainsCACerts */
+	VOUCH_CRL_DISTRIBUTION_POINT = 1u << 2,
 	VOUCH_CRL_UNKNOWN_CRITICAL = 1u << 3, /**< a critical extension vouch does not read */
 };
 
@@ -100,7 +115,11 @@ struct vouch_crl;
  *         other than v2 when present, extensions in a v1 CRL, an empty or
  *         duplicated extension list entry, a reasonCode outside the
  *         enumeration, an invalidityDate that is not a GeneralizedTime,
- *         more than VOUCH_CRL_MAX_ENTRIES entries); -ENOMEM.
+ *         an issuingDistributionPoint that is an empty SEQUENCE, has a
+ *         BOOLEAN encoded as its DEFAULT FALSE, a malformed
+ *         DistributionPointName or a fullName of more than
+ *         VOUCH_X509_MAX_GENERAL_NAMES names, more than
+ *         VOUCH_CRL_MAX_ENTRIES entries); -ENOMEM.
  *         A CRL that parses may still be unusable: vouch_crl_usable().
  */
 VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_crl_parse(struct vouch_crl **out, const uint8_t *der,
@@ -154,6 +173,14 @@ VOUCH_EXPORT const uint8_t *vouch_crl_sig_alg_der(const struct vouch_crl *crl, s
  * identifier only in its status. Owned by the CRL.
  */
 VOUCH_EXPORT const struct vouch_sig_alg_id *vouch_crl_sig_alg(const struct vouch_crl *crl);
+/**
+ * With an ECDSA signatureAlgorithm: the signature value split into r and
+ * s (spans into @p *root), or in its status why not (-EBADMSG: not one
+ * DER ECDSA-Sig-Value); as vouch_x509_sig_rs() gives a certificate's.
+ * @param[out] root  the bytes the spans index (required).
+ */
+VOUCH_EXPORT const struct vouch_ecdsa_sig_values *vouch_crl_sig_rs(const struct vouch_crl *crl,
+								   const uint8_t **root);
 /** The version: 1 (field absent) or 2. */
 VOUCH_EXPORT int vouch_crl_version(const struct vouch_crl *crl);
 /** The issuer Name, the whole element. */
@@ -176,6 +203,58 @@ VOUCH_EXPORT int vouch_crl_next_update(const struct vouch_crl *crl, int64_t *t);
 VOUCH_EXPORT const uint8_t *vouch_crl_number(const struct vouch_crl *crl, size_t *len);
 /** authorityKeyIdentifier's keyIdentifier, or NULL if absent. */
 VOUCH_EXPORT const uint8_t *vouch_crl_akid_keyid(const struct vouch_crl *crl, size_t *len);
+
+/**
+ * What an issuingDistributionPoint says (RFC 5280 §5.2.5), from
+ * vouch_crl_idp(). Each flag is 1 when the field is present and TRUE,
+ * else 0.
+ */
+struct vouch_crl_idp {
+	int present;               /**< the CRL has the extension */
+	/** distributionPoint's fullName: the content octets of its
+	 *  GeneralNames (one or more whole GeneralName elements, into the
+	 *  CRL's bytes), or NULL (length 0) when it has none */
+	const uint8_t *full_name;
+	size_t full_name_len;      /**< its length */
+	int relative_name;         /**< distributionPoint is a nameRelativeToCRLIssuer */
+	int only_user;             /**< onlyContainsUserCerts */
+	int only_ca;               /**< onlyContainsCACerts */
+	int only_some_reasons;     /**< onlySomeReasons is present */
+	int indirect;              /**< indirectCRL */
+	int only_attr;             /**< onlyContainsAttributeCerts */
+};
+
+/**
+ * The CRL's issuingDistributionPoint.
+ *
+ * @param[in]  crl  the CRL.
+ * @param[out] out  what it says; all zero (NULL full_name) when absent.
+ * @return 1 if the CRL has one, 0 if not, -EINVAL if @p crl or @p out is
+ *         NULL.
+ */
+VOUCH_EXPORT int vouch_crl_idp(const struct vouch_crl *crl, struct vouch_crl_idp *out);
+
+/**
+ * Whether the CRL's scope covers @p cert: what vouch applies of RFC 5280
+ * §6.3.3 (b)(2). A CRL without an issuingDistributionPoint covers every
+ * certificate of its issuer. With one: onlyContainsUserCerts excludes a
+ * CA certificate (basicConstraints cA TRUE), onlyContainsCACerts one that
+ * is not, onlyContainsAttributeCerts every certificate; a
+ * distributionPoint fullName covers @p cert only if one of its
+ * cRLDistributionPoints WITHOUT a cRLIssuer has a fullName sharing at
+ * least one GeneralName with it (directoryNames compared as
+ * vouch_x509_issuer_matches() compares names, other kinds byte for byte),
+ * so a certificate without cRLDistributionPoints is not covered; a
+ * nameRelativeToCRLIssuer covers nothing (it is not matched).
+ *
+ * It does not compare the CRL's issuer with the certificate's
+ * (vouch_crl_issuer_matches() does), nor judge whether the CRL is usable
+ * (vouch_crl_usable()), nor verify anything.
+ *
+ * @return 1 if covered, else 0 (also for a NULL argument).
+ */
+VOUCH_EXPORT int vouch_crl_covers(const struct vouch_crl *crl,
+				  const struct vouch_x509_cert *cert);
 
 /** The number of revoked certificates listed. */
 VOUCH_EXPORT size_t vouch_crl_count(const struct vouch_crl *crl);

@@ -9,8 +9,11 @@
  * Loading is lenient by default, as the kernel's load_certificate_list()
  * is: a certificate vouch cannot use (a key algorithm or size it does not
  * implement, such as ML-DSA, or a certificate it cannot parse) is skipped
- * and the rest of the file or directory is still loaded; PEM blocks that
- * are not certificates (a CRL, say) are ignored. Each skip is told to the
+ * and the rest of the file or directory is still loaded; other PEM blocks
+ * are ignored, except CRLs ("X509 CRL" blocks, or a DER file that is a
+ * CertificateList), which the keyring keeps for the verifier's revocation
+ * checks (vouch/verify.h, "Revocation": as untrusted as any other CRL,
+ * used only if their signatures verify). Each skip is told to the
  * notice callback (vouch_keyring_set_notice()), never silently. A file or
  * directory that yields no certificate at all is still an error, and
  * VOUCH_KEYRING_STRICT restores all-or-nothing loading. Each is parsed (vouch/x509.h) and its public key
@@ -29,6 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <vouch/common.h>
+#include <vouch/crl.h>
 #include <vouch/x509.h>
 
 #ifdef __cplusplus
@@ -37,6 +41,8 @@ extern "C" {
 
 /** The most certificates one keyring holds. */
 #define VOUCH_KEYRING_MAX 256
+/** The most CRLs one keyring holds. */
+#define VOUCH_KEYRING_MAX_CRLS 64
 
 struct vouch_keyring;
 
@@ -160,6 +166,28 @@ VOUCH_EXPORT size_t vouch_keyring_count(const struct vouch_keyring *kr);
  */
 VOUCH_EXPORT const struct vouch_x509_cert *vouch_keyring_cert(const struct vouch_keyring *kr,
 							      size_t index);
+
+/**
+ * Add one DER CRL (copied), for revocation checks: untrusted, the verifier
+ * checks its signature before it uses it.
+ * @return -EINVAL for NULL arguments; -E2BIG if the keyring holds
+ *         VOUCH_KEYRING_MAX_CRLS CRLs already; the codes of
+ *         vouch_crl_parse(); -ENOMEM; otherwise 0.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_keyring_add_crl_der(struct vouch_keyring *kr,
+							     const uint8_t *der, size_t len);
+
+/** The number of CRLs in the keyring (0 for NULL). */
+VOUCH_EXPORT size_t vouch_keyring_crl_count(const struct vouch_keyring *kr);
+
+/**
+ * A CRL of the keyring.
+ * @param[in] kr     the keyring.
+ * @param[in] index  0 .. vouch_keyring_crl_count() - 1.
+ * @return the CRL (owned by the keyring), or NULL past the end.
+ */
+VOUCH_EXPORT const struct vouch_crl *vouch_keyring_crl(const struct vouch_keyring *kr,
+						       size_t index);
 
 #ifdef __cplusplus
 }

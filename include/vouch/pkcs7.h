@@ -6,7 +6,8 @@
  * digestAlgorithms, the encapsulated content (attached or detached, of any
  * content type; chunked BER content as a list of fragments, to be digested
  * in order), the certificates (each parsed as vouch/x509.h does; other
- * CertificateChoices are counted and skipped), CRLs tolerated, and each
+ * CertificateChoices are counted and skipped), where each CRL is (its contents
+ * are the verifier's, vouch/crl.h), and each
  * SignerInfo: both signer identifiers, digest algorithm, the signedAttrs
  * element (its bytes, for the verifier to digest with the first octet
  * replaced by the SET tag 0x31) with contentType, messageDigest and
@@ -51,6 +52,8 @@ extern "C" {
 /** Fixed capacities of the parsed structure (the limits' upper bounds). */
 #define VOUCH_PKCS7_MAX_CERTS         32
 #define VOUCH_PKCS7_MAX_SIGNERS       16
+/** The most RevocationInfoChoices a message's crls field may hold (a limit: more is -EBADMSG). */
+#define VOUCH_PKCS7_MAX_CRLS          16
 #define VOUCH_PKCS7_MAX_DIGEST_ALGS   16
 /** The most Authenticode nested signatures one signer's unsigned attributes may hold. */
 #define VOUCH_PKCS7_MAX_NESTED        16
@@ -194,8 +197,21 @@ VOUCH_EXPORT const struct vouch_x509_cert *vouch_pkcs7_cert(const struct vouch_p
 							    size_t index);
 /** CertificateChoices other than X.509 (counted and skipped). */
 VOUCH_EXPORT size_t vouch_pkcs7_skipped_certs(const struct vouch_pkcs7 *msg);
-/** 1 if the message carries CRLs (tolerated, not read), else 0. */
+/** 1 if the message has a crls field, else 0. */
 VOUCH_EXPORT int vouch_pkcs7_has_crls(const struct vouch_pkcs7 *msg);
+/**
+ * The CertificateLists among the message's crls (other
+ * RevocationInfoChoices are skipped). They are not parsed here: the
+ * verifier reads each with vouch_crl_parse(), and one it cannot read is
+ * not used, never a reason to refuse the message.
+ */
+VOUCH_EXPORT size_t vouch_pkcs7_crl_count(const struct vouch_pkcs7 *msg);
+/**
+ * CRL @p index (below vouch_pkcs7_crl_count()): its whole DER element, in
+ * the message's buffer, or NULL and 0 past the count.
+ */
+VOUCH_EXPORT const uint8_t *vouch_pkcs7_crl(const struct vouch_pkcs7 *msg, size_t index,
+					    size_t *len);
 /** The number of SignerInfos (0 for a certificates-only message). */
 VOUCH_EXPORT size_t vouch_pkcs7_signer_count(const struct vouch_pkcs7 *msg);
 /** SignerInfo @p index (owned by the message); NULL at or past the count. */

@@ -61,6 +61,33 @@
  * paths) beyond hashing the content, each certificate's TBS hashed once
  * per chain step whatever the number of candidates.
  *
+ * Revocation (RFC 5280 §6.3, the parts deployments use): CRLs come from
+ * the message's crls, the keyring (vouch_keyring_crl()) and
+ * vouch_verify_opts.crls, all untrusted alike. For each certificate of a
+ * chain but the anchor, the CRLs of its issuer (issuer name, and a scope
+ * that covers it: vouch_crl_covers()) are tried, every one: a CRL is used
+ * only if vouch can read all of it (vouch_crl_usable()), it is current
+ * (thisUpdate <= t, and t <= nextUpdate when it has one) and its signature
+ * verifies with the key of a certificate that has the CRL's issuer name,
+ * matches its authorityKeyIdentifier, allows cRLSign when it has a
+ * keyUsage (the anchor's keyUsage counts here too) and is not the
+ * certificate being checked: the certificate's own issuer, or a separate
+ * CRL signer whose own path is built to the same keyring anchor and
+ * checked for revocation in turn (two levels at most, §6.3.3 (f)). t is
+ * vouch_verify_opts.time with VOUCH_VERIFY_CHECK_TIME, else the current
+ * time (VOUCH_VERIFY_TIME_SIGNING does not move it: the signer chose the
+ * signing time). A certificate a used CRL lists is revoked, whatever the
+ * flags: -EKEYREVOKED (vouch_verify_signer.revoked says which, and why).
+ * With VOUCH_VERIFY_CRL_CHECK every certificate but the anchor, and with
+ * VOUCH_VERIFY_CRL_CHECK_LEAF the signer's, must have a used CRL: else
+ * -ENOKEY (no chain the caller's policy can trust; the rule says which
+ * certificate and why). CRLs that concerned a chain but could not be used
+ * are listed in vouch_verify_result.crl_notes. VOUCH_VERIFY_NO_CRL ignores
+ * them all. A signer certificate in the keyring is its own anchor: nothing
+ * to check. Each CRL signature checked counts against the work budget,
+ * each CRL's tbsCertList is hashed at most once per call, and a serial is
+ * looked up in O(log n).
+ *
  * Errors in descending priority, as docs/contracts.md's table: -EINVAL (caller
  * mistakes: options whose size is wrong (see struct vouch_verify_opts),
  * max_depth above VOUCH_VERIFY_MAX_DEPTH,
@@ -69,7 +96,8 @@
  * 5652, a missing signer certificate field; a cap on signature checks or
  * work exceeded), -ENOPKG, -EKEYREJECTED (a signature or digest does
  * not match; duplicated attributes; usage rules), -EKEYREVOKED (deny
- * list), -ENOKEY (no chain to the keyring, signer certificate not found),
+ * list, revoked by a CRL), -ENOKEY (no chain to the keyring, signer
+ * certificate not found, no usable CRL when one is required),
  * -EKEYEXPIRED (validity, when checked), -EPERM (purpose, signer name not on
  * the allow-list, no signingTime with VOUCH_VERIFY_TIME_SIGNING, unknown
  * critical extension in a certificate below the anchor), -ENOMEM.
@@ -82,6 +110,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <vouch/common.h>
+#include <vouch/crl.h>
 #include <vouch/hash.h>
 #include <vouch/keyring.h>
 #include <vouch/pkcs7.h>
@@ -189,6 +218,18 @@ enum vouch_verify_purpose {
  * nothing more.
  */
 #define VOUCH_VERIFY_TIME_SIGNING 0x100u
+/**
+ * Ignore every CRL (the message's, the keyring's, @ref vouch_verify_opts.crls):
+ * the kernel's behaviour, and RAUC's check-crl=false. See "Revocation".
+ */
+#define VOUCH_VERIFY_NO_CRL 0x200u
+/**
+ * Every certificate of the chain except the anchor must have its status
+ * from a usable CRL of its issuer; one without is -ENOKEY. See "Revocation".
+ */
+#define VOUCH_VERIFY_CRL_CHECK 0x400u
+/** As VOUCH_VERIFY_CRL_CHECK for the signer's certificate only. */
+#define VOUCH_VERIFY_CRL_CHECK_LEAF 0x800u
 
 /** A SHA-256 on the deny list: of content ("bin:") or of a certificate's TBS ("tbs:"). */
 struct vouch_deny_entry {
@@ -238,6 +279,14 @@ struct vouch_verify_opts {
 	 */
 	const char *const *signer_cns;
 	size_t signer_cn_count;                     /**< the number of @ref signer_cns */
+	/**
+	 * CRLs the caller brings (0.2.0, past VOUCH_VERIFY_OPTS_SIZE_V1), used
+	 * with the message's and the keyring's: untrusted, each used only if its
+	 * signature verifies (see "Revocation"). Only read; they must outlive
+	 * the result.
+	 */
+	const struct vouch_crl *const *crls;
+	size_t crl_count;                           /**< the number of @ref crls */
 };
 
 /** The size of the first version of struct vouch_verify_opts (0.2.0): the smallest accepted. */
@@ -263,9 +312,46 @@ struct vouch_verify_signer {
 	int has_signing_time;                    /**< a signingTime attribute was signed */
 	int64_t signing_time;                    /**< its value, seconds since the epoch */
 	size_t chain_len;                        /**< certificates from the signer to the anchor */
+	/**
+	 * With rc -EKEYREVOKED from a CRL: the certificate of the chain a CRL
+	 * lists and its enum vouch_crl_reason (VOUCH_CRL_REASON_ABSENT without
+	 * a reasonCode); NULL and 0 otherwise.
+	 */
+	const struct vouch_x509_cert *revoked;
+	int revoked_reason;
 	/** The signer first, the keyring entry last: chain_len of them. */
 	const struct vouch_x509_cert *chain[VOUCH_VERIFY_MAX_CHAIN];
 };
+
+/** Where a CRL came from: struct vouch_verify_crl_note. */
+enum vouch_verify_crl_source {
+	VOUCH_CRL_FROM_MESSAGE = 0,     /**< the message's crls: vouch_pkcs7_crl() */
+	VOUCH_CRL_FROM_OPTS = 1,        /**< vouch_verify_opts.crls */
+	VOUCH_CRL_FROM_KEYRING = 2,     /**< vouch_keyring_crl() */
+};
+
+/**
+ * A CRL that concerned a certificate of a chain (its issuer's, with the
+ * certificate in its scope) but could not be used, or a message CRL that
+ * does not parse: the verifier never drops a CRL without saying so.
+ */
+struct vouch_verify_crl_note {
+	int source;                 /**< enum vouch_verify_crl_source */
+	size_t index;               /**< the CRL's index in its source */
+	/**
+	 * Why: -EBADMSG it does not parse, -ENOPKG it needs what vouch does
+	 * not implement (delta, indirect, a distribution point it cannot
+	 * apply, an unknown critical extension) or its signature algorithm is
+	 * not implemented or allowed, -EKEYEXPIRED not current, -EKEYREJECTED
+	 * no certificate entitled to sign it (cRLSign, a path to the same
+	 * anchor) verifies its signature.
+	 */
+	int rc;
+	const char *why;            /**< the same in words (static) */
+};
+
+/** The most CRL notes a result keeps (struct vouch_verify_result.crl_notes). */
+#define VOUCH_VERIFY_MAX_CRL_NOTES 16
 
 /** The result: the verdict and each signer. */
 struct vouch_verify_result {
@@ -292,6 +378,9 @@ struct vouch_verify_result {
 	 */
 	struct vouch_pkcs7 *msg;
 	uint8_t *owned_der;
+	/** CRLs not used, each once (the first VOUCH_VERIFY_MAX_CRL_NOTES). */
+	size_t crl_note_count;
+	struct vouch_verify_crl_note crl_notes[VOUCH_VERIFY_MAX_CRL_NOTES];
 };
 
 struct vouch_sandbox;

@@ -16,8 +16,11 @@
  * and value), validity (UTCTime with RFC 5280's 1950-2049 rule and
  * GeneralizedTime, as seconds since the epoch), the SubjectPublicKeyInfo
  * span, and the extensions basicConstraints, keyUsage, extendedKeyUsage,
- * subjectKeyIdentifier and authorityKeyIdentifier. Any other extension
- * marked critical is counted, so that policy can refuse the certificate.
+ * subjectKeyIdentifier, authorityKeyIdentifier and cRLDistributionPoints
+ * (RFC 5280 §4.2.1.13: each DistributionPoint's fullName, and whether it
+ * names a cRLIssuer, for matching a CRL's issuingDistributionPoint,
+ * vouch_crl_covers()). Any other extension marked critical is counted, so
+ * that policy can refuse the certificate.
  *
  * The whole certificate is strict DER (see README "Malformed input").
  * Ownership: a parsed certificate points into the caller's buffer, which
@@ -40,6 +43,18 @@ extern "C" {
 #define VOUCH_X509_MAX_NAME_ATTRS 32
 /** The most extendedKeyUsage purposes kept. */
 #define VOUCH_X509_MAX_EKU 16
+/**
+ * The most DistributionPoints a cRLDistributionPoints extension may list:
+ * more is malformed (real certificates list one or two).
+ */
+#define VOUCH_X509_MAX_CRL_DP 8
+/**
+ * The most GeneralName elements one GeneralNames of a DistributionPoint
+ * (fullName, cRLIssuer) may hold, in a certificate or a CRL's
+ * issuingDistributionPoint: more is malformed. It bounds the work of
+ * vouch_crl_covers(), which compares them pairwise.
+ */
+#define VOUCH_X509_MAX_GENERAL_NAMES 16
 /** Serial flags: RFC 5280 §4.1.2.2 asks for positive serials of at most 20 octets. */
 #define VOUCH_X509_SERIAL_ZERO      0x1u  /**< the serial is 0 */
 #define VOUCH_X509_SERIAL_NEGATIVE  0x2u  /**< the serial is negative */
@@ -89,7 +104,12 @@ struct vouch_x509_name;
  *         a missing or ill-typed field, a version other than 1-3, fields
  *         of a later version in an earlier one, differing signature
  *         algorithms, a bad time, an empty or duplicated extension, more
- *         name attributes or purposes than the limits); -ENOMEM; else 0.
+ *         name attributes or purposes than the limits, a
+ *         cRLDistributionPoints extension that is empty, lists more than
+ *         VOUCH_X509_MAX_CRL_DP DistributionPoints, has one with neither
+ *         a distributionPoint nor a cRLIssuer, an empty GeneralNames or one
+ *         of more than VOUCH_X509_MAX_GENERAL_NAMES names, or a malformed
+ *         GeneralName); -ENOMEM; else 0.
  */
 VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_x509_parse(struct vouch_x509_cert **out,
 						    const uint8_t *der, size_t len);
@@ -208,6 +228,32 @@ VOUCH_EXPORT const uint8_t *vouch_x509_akid_keyid(const struct vouch_x509_cert *
 VOUCH_EXPORT const uint8_t *vouch_x509_akid_issuer(const struct vouch_x509_cert *cert, size_t *len);
 /** authorityKeyIdentifier's authorityCertSerialNumber content octets. */
 VOUCH_EXPORT const uint8_t *vouch_x509_akid_serial(const struct vouch_x509_cert *cert, size_t *len);
+/**
+ * The number of DistributionPoints of the cRLDistributionPoints extension
+ * (RFC 5280 §4.2.1.13): 0 if the extension is absent, else 1 to
+ * VOUCH_X509_MAX_CRL_DP.
+ */
+VOUCH_EXPORT size_t vouch_x509_crl_dp_count(const struct vouch_x509_cert *cert);
+/**
+ * DistributionPoint @p index's fullName, for matching a CRL's
+ * issuingDistributionPoint (vouch_crl_covers() does).
+ *
+ * @param[in]  cert            the certificate.
+ * @param[in]  index           below vouch_x509_crl_dp_count().
+ * @param[out] len             the fullName's length, 0 when there is none
+ *                             (may be NULL).
+ * @param[out] has_crl_issuer  1 if the DistributionPoint names a
+ *                             cRLIssuer (its CRL is an indirect one),
+ *                             else 0; 0 past the count (may be NULL).
+ * @return the content octets of the fullName's GeneralNames (a run of one
+ *         or more whole GeneralName elements, into the certificate's
+ *         bytes), or NULL when the DistributionPoint has no fullName (it
+ *         has a nameRelativeToCRLIssuer, or no distributionPoint field)
+ *         or @p index is past the count.
+ */
+VOUCH_EXPORT const uint8_t *vouch_x509_crl_dp_full_name(const struct vouch_x509_cert *cert,
+							size_t index, size_t *len,
+							int *has_crl_issuer);
 /** The number of critical extensions vouch does not read (policy refuses them). */
 VOUCH_EXPORT unsigned vouch_x509_unknown_critical(const struct vouch_x509_cert *cert);
 
