@@ -23,9 +23,12 @@ difference that stops showing fails too. Also: where pkcs7verify exits 1 on a
 revoked certificate its stderr says "revoked" and the reason's name; where a
 CRL applies but cannot be used, the default mode warns ("pkcs7verify:
 warning: CRL") and --no-crl does not; where --crl-check exits 2 it says "no
-usable CRL". A malformed --crl file (truncated, trailing bytes, bad base64, a
-certificate under a CRL label) must give exit 3 and a message naming it,
-with and without --crl-check. A table of every disagreement is printed.
+usable CRL"; the same runs with --json (--crl-check and none) give the same
+verdict and exit, errno EKEYREVOKED with the revoked certificate's name and
+reason, and a crl_notes entry where the default mode warns. A malformed --crl
+file (truncated, trailing bytes, bad base64, a certificate under a CRL label)
+must give exit 3 and a message naming it, with and without --crl-check. A
+table of every disagreement is printed.
 
 Without a pkcs7verify that knows --crl (before issue 27's CLI), only the
 OpenSSL half runs and the test skips (77). Without openssl it skips too,
@@ -123,6 +126,8 @@ def check_case(tool, openssl, modes, d, c):
         if mode == 'nocrl' and warned:
             fails.append('%s: --no-crl still speaks of CRLs\n  %s\n  %s'
                          % (where, shown, out.strip()))
+        if mode in ('chain', 'default'):
+            fails += check_json(vcmd, d, c, mode, code)
         doc = c['diff'].get(mode)
         if mine != theirs:
             rows.append((c['name'], mode, mine, theirs, doc))
@@ -134,6 +139,34 @@ def check_case(tool, openssl, modes, d, c):
             fails.append('%s: documented difference not seen (both %s): %s'
                          % (where, mine, doc))
     return fails, rows, seen
+
+
+def check_json(vcmd, d, c, mode, code):
+    """Failures of the same run with --json: its verdict and exit; the revoked
+    certificate's name and reason where one is revoked; a crl_notes entry where
+    a CRL applies but cannot be used (the default mode)."""
+    where = '%s [%s] --json' % (c['name'], mode)
+    p = subprocess.run(vcmd[:1] + ['--json'] + vcmd[1:], cwd=d, capture_output=True,
+                       text=True, timeout=60)
+    try:
+        j = json.loads(p.stdout)
+        signer = j['signers'][0] if j.get('signers') else {}
+    except (ValueError, AttributeError) as e:
+        return ['%s: not one JSON object (%s): %r' % (where, e, p.stdout[:200])]
+    fails = []
+    if p.returncode != code or j.get('exit') != code or \
+            j.get('verdict') != ('accepted' if code == 0 else 'refused'):
+        fails.append('%s: exit %d, verdict %r exit %r; without --json exit %d'
+                     % (where, p.returncode, j.get('verdict'), j.get('exit'), code))
+    if code == 1 and c['revoked']:
+        rv = signer.get('revoked') or {}
+        if j.get('errno') != 'EKEYREVOKED' or rv.get('reason') != c['reason'] or \
+                'CN = %s,' % c['revoked'] not in rv.get('subject', '') + ',':
+            fails.append('%s: errno %r, revoked %r; want EKEYREVOKED, CN %s, %s'
+                         % (where, j.get('errno'), rv, c['revoked'], c['reason']))
+    if mode == 'default' and c['warn'] and not j.get('crl_notes'):
+        fails.append('%s: a CRL applies but cannot be used, and crl_notes is empty' % where)
+    return fails
 
 
 def check_malformed(tool, d):
