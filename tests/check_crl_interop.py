@@ -57,13 +57,21 @@ def verdict(code):
     return 'accepted' if code == 0 else 'crashed' if code < 0 else 'refused'
 
 
+# A sanitizer's report (build-asan) counts as a crash, whatever the exit code:
+# ASan and UBSan exit 1, the code of a refusal.
+SANITIZER = ('ERROR: AddressSanitizer', 'ERROR: LeakSanitizer', 'runtime error:')
+
+
 def run(args, cwd):
     try:
         p = subprocess.run(args, cwd=cwd, capture_output=True, text=True, errors='replace',
                            timeout=60)
     except subprocess.TimeoutExpired:
         return -999, 'timed out'
-    return p.returncode, p.stdout + p.stderr
+    out = p.stdout + p.stderr
+    if any(s in p.stderr for s in SANITIZER):
+        return -998, out
+    return p.returncode, out
 
 
 def vouch_args(tool, modes, c, mode):
@@ -148,6 +156,8 @@ def check_json(vcmd, d, c, mode, code):
     where = '%s [%s] --json' % (c['name'], mode)
     p = subprocess.run(vcmd[:1] + ['--json'] + vcmd[1:], cwd=d, capture_output=True,
                        text=True, timeout=60)
+    if any(s in p.stderr for s in SANITIZER):
+        return ['%s: %s' % (where, p.stderr.strip())]
     try:
         j = json.loads(p.stdout)
         signer = j['signers'][0] if j.get('signers') else {}
@@ -256,7 +266,7 @@ def main():
         fails.append('%d cases, exit codes %s: fewer than 20 or not each of 0, 1, 2'
                      % (len(cases), sorted(codes)))
     if tool and any(counts['vouch'][m]['crashed'] for m in modes):
-        fails.append('pkcs7verify died of a signal')
+        fails.append('pkcs7verify crashed (a signal, a sanitizer report or a timeout)')
     for f in fails:
         print('FAIL ' + f)
     print('check_crl_interop: %d failures' % len(fails))
