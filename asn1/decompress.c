@@ -13,10 +13,13 @@
  * size the stream announces, and checks the output against one bound
  * (limit(): max_output, or the ratio to the input past the floor) after
  * each step of the decoder; the buffer is never larger than that bound
- * plus one byte, so a bomb costs at most the bound in memory.
+ * plus one byte, so a bomb costs at most the bound in memory. Each step
+ * produces at most STEP bytes, and the clock is read after each: a stream
+ * slower to decode than max_ms (a pathological one) stops there too.
  */
 #include <errno.h>
 #include <limits.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,7 +36,30 @@ struct out {
 	uint8_t *p;
 	size_t len, cap, limit;
 	const char *why;
+	struct timespec deadline;       /* CLOCK_MONOTONIC */
 };
+
+/* The most output one decoder step may produce: the clock is read between steps. */
+#define STEP ((size_t)4 << 20)
+
+/* Output room for the next step: what the buffer has left, at most STEP. */
+static size_t room(const struct out *o)
+{
+	return o->cap - o->len < STEP ? o->cap - o->len : STEP;
+}
+
+/* -E2BIG once the deadline has passed. */
+static int past_deadline(struct out *o)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec < o->deadline.tv_sec ||
+	    (now.tv_sec == o->deadline.tv_sec && now.tv_nsec <= o->deadline.tv_nsec))
+		return 0;
+	o->why = "decompressing took longer than the time limit (a decompression bomb?)";
+	return -E2BIG;
+}
 
 /* see vouch/decompress.h */
 enum vouch_decompress_format vouch_decompress_format_from_name(const char *name)
@@ -111,10 +137,11 @@ static int grow(struct out *o)
 	return 0;
 }
 
+/* After each decoder step: the output bound, then the time. */
 static int past_limit(struct out *o)
 {
 	if (o->len <= o->limit)
-		return 0;
+		return past_deadline(o);
 	o->why = "the decompressed size passes the limit (a decompression bomb?)";
 	return -E2BIG;
 }
@@ -141,10 +168,12 @@ static int unxz(const uint8_t *in, size_t in_len, size_t max_memory, struct out 
 	for (;;) {
 		if (o->len == o->cap && (rc = grow(o)) != 0)
 			break;
+		size_t step = room(o);
+
 		s.next_out = o->p + o->len;
-		s.avail_out = o->cap - o->len;
+		s.avail_out = step;
 		r = lzma_code(&s, LZMA_FINISH);
-		o->len = o->cap - s.avail_out;
+		o->len += step - s.avail_out;
 		if ((rc = past_limit(o)) != 0)
 			break;
 		if (r == LZMA_OK)
@@ -202,7 +231,7 @@ static int unzstd(const uint8_t *in, size_t in_len, size_t max_memory, struct ou
 	for (;;) {
 		if (o->len == o->cap && (rc = grow(o)) != 0)
 			break;
-		ZSTD_outBuffer ob = { o->p, o->cap, o->len };
+		ZSTD_outBuffer ob = { o->p, o->len + room(o), o->len };
 		size_t ret = ZSTD_decompressStream(d, &ob, &ib);
 
 		o->len = ob.pos;
@@ -255,7 +284,7 @@ static int ungzip(const uint8_t *in, size_t in_len, struct out *o)
 		if (o->len == o->cap && (rc = grow(o)) != 0)
 			break;
 		/* zlib counts in uInt: give it at most UINT_MAX at a time. */
-		size_t in_room = in_len - used, out_room = o->cap - o->len;
+		size_t in_room = in_len - used, out_room = room(o);
 		uInt ai = in_room > UINT_MAX ? UINT_MAX : (uInt)in_room;
 		uInt ao = out_room > UINT_MAX ? UINT_MAX : (uInt)out_room;
 
@@ -293,7 +322,7 @@ int vouch_decompress(enum vouch_decompress_format format, const uint8_t *in, siz
 	static const uint8_t zstd_magic[] = { 0x28, 0xb5, 0x2f, 0xfd };
 	static const uint8_t gzip_magic[] = { 0x1f, 0x8b };
 	struct vouch_decompress_limits l = VOUCH_DECOMPRESS_LIMITS_INIT;
-	struct out o = { NULL, 0, 0, 0, NULL };
+	struct out o = { 0 };
 	const uint8_t *magic;
 	size_t magic_len;
 	int rc;
@@ -330,6 +359,7 @@ int vouch_decompress(enum vouch_decompress_format format, const uint8_t *in, siz
 		l.max_ratio = limits->max_ratio;
 		l.ratio_floor = limits->ratio_floor;
 		l.max_memory = limits->max_memory;
+		l.max_ms = limits->max_ms;
 	}
 	if (!l.max_output)
 		l.max_output = VOUCH_DECOMPRESS_MAX_OUTPUT;
@@ -339,6 +369,15 @@ int vouch_decompress(enum vouch_decompress_format format, const uint8_t *in, siz
 		l.ratio_floor = VOUCH_DECOMPRESS_RATIO_FLOOR;
 	if (!l.max_memory)
 		l.max_memory = VOUCH_DECOMPRESS_MAX_MEMORY;
+	if (!l.max_ms)
+		l.max_ms = VOUCH_DECOMPRESS_MAX_MS;
+	clock_gettime(CLOCK_MONOTONIC, &o.deadline);
+	o.deadline.tv_sec += (time_t)(l.max_ms / 1000);
+	o.deadline.tv_nsec += (long)(l.max_ms % 1000) * 1000000L;
+	if (o.deadline.tv_nsec >= 1000000000L) {
+		o.deadline.tv_sec++;
+		o.deadline.tv_nsec -= 1000000000L;
+	}
 
 	/* The name chose the format; the bytes must agree (one format decision). */
 	if (in_len < magic_len || memcmp(in, magic, magic_len)) {

@@ -57,4 +57,11 @@ void fuzz_check_cert(const struct vouch_x509_cert *c, const uint8_t *base, size_
 	}
 	if (vouch_x509_eku(c, vouch_x509_eku_count(c), &len) || len)
 		abort();
+	if (vouch_x509_crl_dp_count(c) > VOUCH_X509_MAX_CRL_DP)
+		abort();
+	for (size_t i = 0; i < vouch_x509_crl_dp_count(c); i++) {
+		const uint8_t *p = vouch_x509_crl_dp_full_name(c, i, &len, NULL);
+
+		fuzz_check_bytes(base, size, p, len);
+	}
 }

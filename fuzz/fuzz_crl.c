@@ -25,6 +25,7 @@ static void walk(const struct vouch_crl *crl)
 	size_t size, len, n = vouch_crl_count(crl);
 	const uint8_t *base = vouch_crl_der(crl, &size);
 	int64_t date, invalid, next;
+	struct vouch_crl_idp idp;
 	int reason;
 
 	const uint8_t *(*const fields[])(const struct vouch_crl *, size_t *) = {
@@ -37,6 +38,10 @@ static void walk(const struct vouch_crl *crl)
 
 		inside(p, len, base, size);
 	}
+	if (vouch_crl_idp(crl, &idp) == 1)
+		inside(idp.full_name, idp.full_name_len, base, size);
+	else if (idp.present || idp.full_name)
+		abort();
 	(void)vouch_crl_next_update(crl, &next);
 	(void)vouch_crl_usable(crl, NULL);
 	for (size_t i = 0; i < n; i++) {

@@ -65,6 +65,20 @@ def fixtures(tool, data):
     code, _, err = run(tool, t + ['--pe', p])
     if code != 66 or 'directory' not in err:
         sys.exit('FAIL a directory as the image: exit %d, %r' % (code, err))
+    # --pe over several images (issue 28): a line and a JSON object each, in
+    # order, the signer of the accepted entry named, the worst exit code.
+    pe = os.path.join(data, 'pe')
+    images = [os.path.join(pe, n) for n in ('sb-rsa2048-x64.efi', 'img-x64.efi',
+                                             'os-sha384-p256-x64.efi')]
+    code, out, err = run(tool, ['--pe', '--json', '--trust', os.path.join(pe, 'root.pem')] +
+                         images)
+    objs = [json.loads(line) for line in out.splitlines()]
+    lines = err.splitlines()
+    if (code != 1 or [o['file'] for o in objs] != images or
+            [o['verdict'] for o in objs] != ['accepted', 'refused', 'accepted'] or
+            len(lines) != 3 or 'verified by CN = vouch PE test rsa2048' not in lines[0] or
+            'refused' not in lines[1] or 'verified by CN = vouch PE test p256' not in lines[2]):
+        sys.exit('FAIL --pe over several images: exit %d\n%s\n%s' % (code, out, err))
     expect(tool, ['--bogus'], 64, 'unknown option')
     expect(tool, t + ['--usage', 'firmware', '--content', content,
                       os.path.join(p, 'noattr.der')], 1, 'firmware usage without attributes')

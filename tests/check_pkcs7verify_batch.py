@@ -181,6 +181,13 @@ def main():
         code, out, err = run(tool, trust + ['--json', '--files-from', '-'], stdin=listing)
         check_text(files, code, err, '--files-from -', worst)
         check_json(files, out, '--files-from - --json')
+        # A name '-' is the same as --files-from - (issue 28), -0 with it too.
+        code, out, err = run(tool, trust + ['--json', '-'], stdin=listing)
+        check_text(files, code, err, "'-'", worst)
+        check_json(files, out, "'-' --json")
+        code, _, err = run(tool, trust + ['--files-from', '-', '-'], stdin=listing)
+        if code != 64 or 'both give the names' not in err:
+            fail("'-' with --files-from: exit %d, %r" % (code, err))
         lst = os.path.join(tmp, 'list')
         with open(lst, 'wb') as f:
             f.write(listing)
@@ -194,6 +201,7 @@ def main():
         files0 = files[:2] + [(nl, 0, 'verified by CN = ' + keys.ec[2], keys.ec[2], b)] + files[2:]
         listing0 = b''.join(f[0].encode() + b'\0' for f in files0)
         for how, args, stdin in (('-0 from -', ['-0', '--files-from', '-'], listing0),
+                                 ("-0 from '-'", ['-0', '-'], listing0),
                                  ('--null from FILE', ['--null', '--files-from', lst], None)):
             if stdin is None:
                 with open(lst, 'wb') as f:

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include <vouch/crl.h>
 #include <vouch/x509.h>
@@ -379,6 +380,500 @@ static void test_versions_and_extensions(void **state)
 	free(b.p);
 }
 
+/* ---- issuingDistributionPoint (RFC 5280 §5.2.5) and scope ---- */
+
+/* crlExtensions [0] { SEQUENCE { issuingDistributionPoint, critical, value } } */
+static struct buf idp_exts(const uint8_t *value, size_t n)
+{
+	static const uint8_t head[] = { 0x06, 0x03, 0x55, 0x1d, 0x1c, 0x01, 0x01, 0xff };
+	struct buf ext = { 0 }, list = { 0 }, seq = { 0 }, out = { 0 };
+
+	put(&ext, head, sizeof(head));
+	put_tlv(&ext, 0x04, value, n);
+	put_tlv(&list, 0x30, ext.p, ext.len);
+	put_tlv(&seq, 0x30, list.p, list.len);
+	put_tlv(&out, 0xa0, seq.p, seq.len);
+	free(ext.p);
+	free(list.p);
+	free(seq.p);
+	return out;
+}
+
+/* A v2 CRL whose only extension is the IDP value; *bytes to free after the CRL. */
+static int parse_idp(const uint8_t *value, size_t n, struct vouch_crl **crl, uint8_t **bytes)
+{
+	struct buf exts = idp_exts(value, n);
+	struct shape s = { .version = v2, .version_len = sizeof(v2), .exts = exts.p,
+			   .exts_len = exts.len };
+	struct buf b = build(&s);
+	int rc = vouch_crl_parse(crl, b.p, b.len);
+
+	free(exts.p);
+	*bytes = b.p;
+	return rc;
+}
+
+#define HEX(...) ((const uint8_t[]){ __VA_ARGS__ }), sizeof((const uint8_t[]){ __VA_ARGS__ })
+
+/* One IDP value: what the parser says, the flags, and which fields it reports. */
+struct idp_case {
+	const char *what;
+	const uint8_t *value;
+	size_t len;
+	int rc;                 /* 0 or -EBADMSG */
+	unsigned flags;
+	struct vouch_crl_idp idp; /* full_name: compare full_name_len bytes at offset 4 */
+};
+
+static void test_idp_grammar(void **state)
+{
+	const struct idp_case cases[] = {
+		{ "fullName URI", HEX(0x30, 0x08, 0xa0, 0x06, 0xa0, 0x04, 0x86, 0x02, 'a', 'b'),
+		  0, 0, { .present = 1, .full_name_len = 4 } },
+		{ "onlyContainsUserCerts", HEX(0x30, 0x03, 0x81, 0x01, 0xff), 0, 0,
+		  { .present = 1, .only_user = 1 } },
+		{ "onlyContainsCACerts", HEX(0x30, 0x03, 0x82, 0x01, 0xff), 0, 0,
+		  { .present = 1, .only_ca = 1 } },
+		{ "onlyContainsUserCerts and onlyContainsCACerts",
+		  HEX(0x30, 0x06, 0x81, 0x01, 0xff, 0x82, 0x01, 0xff), 0,
+		  VOUCH_CRL_DISTRIBUTION_POINT, { .present = 1, .only_user = 1, .only_ca = 1 } },
+		{ "onlySomeReasons keyCompromise", HEX(0x30, 0x04, 0x83, 0x02, 0x06, 0x40), 0,
+		  VOUCH_CRL_DISTRIBUTION_POINT, { .present = 1, .only_some_reasons = 1 } },
+		{ "indirectCRL", HEX(0x30, 0x03, 0x84, 0x01, 0xff), 0, VOUCH_CRL_INDIRECT,
+		  { .present = 1, .indirect = 1 } },
+		{ "onlyContainsAttributeCerts", HEX(0x30, 0x03, 0x85, 0x01, 0xff), 0,
+		  VOUCH_CRL_DISTRIBUTION_POINT, { .present = 1, .only_attr = 1 } },
+		{ "nameRelativeToCRLIssuer",
+		  HEX(0x30, 0x0f, 0xa0, 0x0d, 0xa1, 0x0b, 0x30, 0x09, 0x06, 0x03, 0x55, 0x04, 0x03,
+		      0x0c, 0x02, 'x', 'y'),
+		  0, VOUCH_CRL_DISTRIBUTION_POINT, { .present = 1, .relative_name = 1 } },
+		{ "fullName and onlyContainsUserCerts",
+		  HEX(0x30, 0x0b, 0xa0, 0x06, 0xa0, 0x04, 0x86, 0x02, 'a', 'b', 0x81, 0x01, 0xff), 0,
+		  0, { .present = 1, .full_name_len = 4, .only_user = 1 } },
+		/* Malformed. */
+		{ "empty SEQUENCE (§5.2.5 forbids it)", HEX(0x30, 0x00), -EBADMSG, 0, { 0 } },
+		{ "onlyContainsUserCerts FALSE: a DEFAULT encoded", HEX(0x30, 0x03, 0x81, 0x01, 0x00),
+		  -EBADMSG, 0, { 0 } },
+		{ "indirectCRL FALSE", HEX(0x30, 0x03, 0x84, 0x01, 0x00), -EBADMSG, 0, { 0 } },
+		{ "onlyContainsAttributeCerts FALSE beside a fullName",
+		  HEX(0x30, 0x0b, 0xa0, 0x06, 0xa0, 0x04, 0x86, 0x02, 'a', 'b', 0x85, 0x01, 0x00),
+		  -EBADMSG, 0, { 0 } },
+		{ "BOOLEAN 01, not DER", HEX(0x30, 0x03, 0x81, 0x01, 0x01), -EBADMSG, 0, { 0 } },
+		{ "BOOLEAN of two octets", HEX(0x30, 0x04, 0x81, 0x02, 0xff, 0xff), -EBADMSG, 0, { 0 } },
+		{ "fields out of order", HEX(0x30, 0x06, 0x82, 0x01, 0xff, 0x81, 0x01, 0xff), -EBADMSG,
+		  0, { 0 } },
+		{ "a field [6] that does not exist", HEX(0x30, 0x03, 0x86, 0x01, 0xff), -EBADMSG, 0,
+		  { 0 } },
+		{ "onlyContainsUserCerts constructed", HEX(0x30, 0x05, 0xa1, 0x03, 0x01, 0x01, 0xff),
+		  -EBADMSG, 0, { 0 } },
+		{ "a SET, not a SEQUENCE", HEX(0x31, 0x03, 0x81, 0x01, 0xff), -EBADMSG, 0, { 0 } },
+		{ "distributionPoint [0] empty", HEX(0x30, 0x02, 0xa0, 0x00), -EBADMSG, 0, { 0 } },
+		{ "fullName with no GeneralName", HEX(0x30, 0x04, 0xa0, 0x02, 0xa0, 0x00), -EBADMSG, 0,
+		  { 0 } },
+		{ "GeneralName arm [9]", HEX(0x30, 0x07, 0xa0, 0x05, 0xa0, 0x03, 0x89, 0x01, 0x00),
+		  -EBADMSG, 0, { 0 } },
+		{ "directoryName holding a SET",
+		  HEX(0x30, 0x08, 0xa0, 0x06, 0xa0, 0x04, 0xa4, 0x02, 0x31, 0x00), -EBADMSG, 0, { 0 } },
+		{ "empty nameRelativeToCRLIssuer", HEX(0x30, 0x04, 0xa0, 0x02, 0xa1, 0x00), -EBADMSG, 0,
+		  { 0 } },
+		{ "DistributionPointName arm [2]", HEX(0x30, 0x08, 0xa0, 0x06, 0xa2, 0x04, 0x86, 0x02,
+						       'a', 'b'),
+		  -EBADMSG, 0, { 0 } },
+		{ "onlySomeReasons with a set unused bit", HEX(0x30, 0x04, 0x83, 0x02, 0x07, 0x81),
+		  -EBADMSG, 0, { 0 } },
+		{ "bytes after the SEQUENCE", HEX(0x30, 0x03, 0x81, 0x01, 0xff, 0x00), -EBADMSG, 0,
+		  { 0 } },
+		{ "long-form length", HEX(0x30, 0x81, 0x03, 0x81, 0x01, 0xff), -EBADMSG, 0, { 0 } },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct idp_case *c = &cases[i];
+		struct vouch_crl *crl = NULL;
+		struct vouch_crl_idp got;
+		uint8_t *bytes;
+		int rc = parse_idp(c->value, c->len, &crl, &bytes);
+
+		print_message("IDP: %s\n", c->what);
+		assert_int_equal(rc, c->rc);
+		if (rc == 0) {
+			assert_int_equal(vouch_crl_flags(crl), c->flags);
+			assert_int_equal(vouch_crl_usable(crl, NULL), c->flags ? -ENOPKG : 0);
+			assert_int_equal(vouch_crl_idp(crl, &got), 1);
+			assert_int_equal(got.present, 1);
+			assert_int_equal(got.full_name_len, c->idp.full_name_len);
+			if (c->idp.full_name_len) {
+				/* The GeneralNames' content: SEQ, [0], [0] headers stripped. */
+				assert_non_null(got.full_name);
+				assert_memory_equal(got.full_name, c->value + 6, got.full_name_len);
+			} else {
+				assert_null(got.full_name);
+			}
+			assert_int_equal(got.relative_name, c->idp.relative_name);
+			assert_int_equal(got.only_user, c->idp.only_user);
+			assert_int_equal(got.only_ca, c->idp.only_ca);
+			assert_int_equal(got.only_some_reasons, c->idp.only_some_reasons);
+			assert_int_equal(got.indirect, c->idp.indirect);
+			assert_int_equal(got.only_attr, c->idp.only_attr);
+		} else {
+			assert_null(crl);
+		}
+		vouch_crl_free(crl);
+		free(bytes);
+	}
+}
+
+/* No IDP: vouch_crl_idp() says 0 and clears its output; the CRL covers everything. */
+static void test_idp_absent(void **state)
+{
+	uint8_t *file;
+	struct vouch_crl *crl = load("crl/revoked.crl.pem", &file);
+	struct vouch_crl_idp got;
+	struct vouch_x509_cert *ca = NULL;
+	uint8_t *ca_file;
+	size_t ca_len, ca_pos = 0;
+
+	(void)state;
+	memset(&got, 0xa5, sizeof(got));
+	assert_int_equal(vouch_crl_idp(crl, &got), 0);
+	assert_int_equal(got.present, 0);
+	assert_null(got.full_name);
+	assert_int_equal(got.full_name_len, 0);
+	assert_int_equal(got.only_user | got.only_ca | got.only_attr | got.indirect, 0);
+	assert_int_equal(vouch_crl_idp(crl, NULL), -EINVAL);
+	assert_int_equal(vouch_crl_idp(NULL, &got), -EINVAL);
+	ca_file = vt_read_file(vt_data("crl/ca.pem"), &ca_len);
+	assert_vouch_ok(vouch_x509_parse_pem(&ca, (const char *)ca_file, ca_len, &ca_pos));
+	assert_int_equal(vouch_crl_covers(crl, ca), 1);
+	assert_int_equal(vouch_crl_covers(crl, NULL), 0);
+	assert_int_equal(vouch_crl_covers(NULL, ca), 0);
+	vouch_x509_free(ca);
+	free(ca_file);
+	vouch_crl_free(crl);
+	free(file);
+}
+
+/* A certificate of the malformed corpus (gen-malformed.py made it). */
+static struct vouch_x509_cert *corpus_cert(const char *name, uint8_t **bytes)
+{
+	char path[256];
+	struct vouch_x509_cert *cert = NULL;
+	size_t len;
+
+	snprintf(path, sizeof(path), "malformed/%s", name);
+	*bytes = vt_read_file(vt_data(path), &len);
+	assert_vouch_ok(vouch_x509_parse(&cert, *bytes, len));
+	return cert;
+}
+
+static const char dp_uri[] = "http://crl.example/ca.crl";
+
+/*
+ * The accessors on r27-crl-dp-ok.der: point 0 has the fullName
+ * { DirName CN=vouch test signer, URI dp_uri }, point 1 only a cRLIssuer.
+ */
+static void test_x509_crl_dp(void **state)
+{
+	uint8_t *bytes, *eight_bytes, *plain_bytes;
+	struct vouch_x509_cert *cert = corpus_cert("r27-crl-dp-ok.der", &bytes);
+	struct vouch_x509_cert *eight = corpus_cert("r27-crl-dp-eight.der", &eight_bytes);
+	struct vouch_x509_cert *plain = corpus_cert("ok-rsa-cert.der", &plain_bytes);
+	const uint8_t *p, *name;
+	size_t len, name_len, der_len;
+	int has_issuer;
+
+	(void)state;
+	assert_int_equal(vouch_x509_crl_dp_count(cert), 2);
+	p = vouch_x509_crl_dp_full_name(cert, 0, &len, &has_issuer);
+	assert_non_null(p);
+	assert_int_equal(has_issuer, 0);
+	/* a4 <Name> 86 <uri>: the issuer Name, then the URI, inside the cert's bytes. */
+	name = vouch_x509_issuer(cert, &name_len);
+	assert_true(p > bytes && p + len <= bytes + (vouch_x509_der(cert, &der_len), der_len));
+	assert_int_equal(len, 2 + name_len + 2 + strlen(dp_uri));
+	assert_int_equal(p[0], 0xa4);
+	assert_memory_equal(p + 2, name, name_len);
+	assert_int_equal(p[2 + name_len], 0x86);
+	assert_memory_equal(p + 4 + name_len, dp_uri, strlen(dp_uri));
+	/* Point 1: a cRLIssuer and no distributionPoint. */
+	assert_null(vouch_x509_crl_dp_full_name(cert, 1, &len, &has_issuer));
+	assert_int_equal(len, 0);
+	assert_int_equal(has_issuer, 1);
+	/* Past the count. */
+	has_issuer = 7;
+	assert_null(vouch_x509_crl_dp_full_name(cert, 2, &len, &has_issuer));
+	assert_int_equal(len, 0);
+	assert_int_equal(has_issuer, 0);
+	assert_null(vouch_x509_crl_dp_full_name(cert, 2, NULL, NULL));
+
+	assert_int_equal(vouch_x509_crl_dp_count(eight), VOUCH_X509_MAX_CRL_DP);
+	for (size_t i = 0; i < VOUCH_X509_MAX_CRL_DP; i++) {
+		p = vouch_x509_crl_dp_full_name(eight, i, &len, NULL);
+		assert_non_null(p);
+		assert_int_equal(len, 2 + strlen(dp_uri));
+		assert_memory_equal(p + 2, dp_uri, len - 2);
+	}
+	assert_int_equal(vouch_x509_crl_dp_count(plain), 0);
+	assert_null(vouch_x509_crl_dp_full_name(plain, 0, &len, &has_issuer));
+	vouch_x509_free(cert);
+	vouch_x509_free(eight);
+	vouch_x509_free(plain);
+	free(bytes);
+	free(eight_bytes);
+	free(plain_bytes);
+}
+
+/* An IDP value whose fullName is the given GeneralNames content. */
+static struct buf idp_full_name(const uint8_t *names, size_t n, int only)
+{
+	struct buf gns = { 0 }, dpn = { 0 }, idp = { 0 };
+	static const uint8_t only_user[] = { 0x81, 0x01, 0xff }, only_ca[] = { 0x82, 0x01, 0xff };
+
+	put_tlv(&gns, 0xa0, names, n);
+	put_tlv(&dpn, 0xa0, gns.p, gns.len);
+	if (only == 1)
+		put(&dpn, only_user, sizeof(only_user));
+	if (only == 2)
+		put(&dpn, only_ca, sizeof(only_ca));
+	put_tlv(&idp, 0x30, dpn.p, dpn.len);
+	free(gns.p);
+	free(dpn.p);
+	return idp;
+}
+
+static int covers_with(const struct buf *names, int only, const struct vouch_x509_cert *cert)
+{
+	struct buf idp = idp_full_name(names->p, names->len, only);
+	struct vouch_crl *crl;
+	uint8_t *bytes;
+	int covers;
+
+	assert_vouch_ok(parse_idp(idp.p, idp.len, &crl, &bytes));
+	covers = vouch_crl_covers(crl, cert);
+	vouch_crl_free(crl);
+	free(bytes);
+	free(idp.p);
+	return covers;
+}
+
+/*
+ * The fullName rule against r27-crl-dp-ok.der (a CA: basicConstraints cA):
+ * a directoryName matches as names match (case and white space folded,
+ * PrintableString against UTF8String), a URI byte for byte; a
+ * point that names a cRLIssuer is never matched (r27-crl-dp-indirect.der);
+ * a cert without the extension is not covered.
+ */
+static void test_covers_full_name(void **state)
+{
+	/* CN = "VOUCH  Test Signer" as a PrintableString. */
+	static const uint8_t folded_name[] = { 0xa4, 0x1f, 0x30, 0x1d, 0x31, 0x1b, 0x30, 0x19, 0x06,
+					       0x03, 0x55, 0x04, 0x03, 0x13, 0x12, 'V',  'O',
+					       'U',  'C',  'H',  ' ',  ' ',  'T',  'e',  's',
+					       't',  ' ',  'S',  'i',  'g',  'n',  'e',  'r' };
+	static const uint8_t other_name[] = { 0xa4, 0x10, 0x30, 0x0e, 0x31, 0x0c, 0x30, 0x0a, 0x06,
+					      0x03, 0x55, 0x04, 0x03, 0x13, 0x03, 'v',  't', 's' };
+	static const uint8_t other_uri[] = { 0x86, 0x03, 'x', 'y', 'z' };
+	uint8_t *bytes, *plain_bytes;
+	struct vouch_x509_cert *cert = corpus_cert("r27-crl-dp-ok.der", &bytes);
+	struct vouch_x509_cert *plain = corpus_cert("ok-rsa-cert.der", &plain_bytes);
+	uint8_t *indirect_bytes;
+	struct vouch_x509_cert *indirect = corpus_cert("r27-crl-dp-indirect.der", &indirect_bytes);
+	struct buf names = { 0 };
+	int has_issuer;
+
+	(void)state;
+	assert_int_equal(vouch_x509_is_ca(cert, NULL), 1);
+	/* The same URI: covered; another: not. */
+	put_tlv(&names, 0x86, dp_uri, strlen(dp_uri));
+	assert_int_equal(covers_with(&names, 0, cert), 1);
+	names.len = 0;
+	put(&names, other_uri, sizeof(other_uri));
+	assert_int_equal(covers_with(&names, 0, cert), 0);
+	/* A URI differing only in case is another URI (byte for byte). */
+	names.len = 0;
+	put_tlv(&names, 0x86, "HTTP://crl.example/ca.crl", strlen(dp_uri));
+	assert_int_equal(covers_with(&names, 0, cert), 0);
+	/* A directoryName equal as a name, not as bytes. */
+	names.len = 0;
+	put(&names, folded_name, sizeof(folded_name));
+	assert_int_equal(covers_with(&names, 0, cert), 1);
+	names.len = 0;
+	put(&names, other_name, sizeof(other_name));
+	assert_int_equal(covers_with(&names, 0, cert), 0);
+	/* Sharing one name of several is enough. */
+	put(&names, other_uri, sizeof(other_uri));
+	put_tlv(&names, 0x86, dp_uri, strlen(dp_uri));
+	assert_int_equal(covers_with(&names, 0, cert), 1);
+	/* The scope booleans beside a matching name: the cert is a CA. */
+	assert_int_equal(covers_with(&names, 1, cert), 0);
+	assert_int_equal(covers_with(&names, 2, cert), 1);
+	/* No cRLDistributionPoints: not covered by a fullName IDP. */
+	assert_int_equal(covers_with(&names, 0, plain), 0);
+	/* The same URI, but in a point that names a cRLIssuer: that point is
+	 * for another issuer's (indirect) CRL, so it does not match. */
+	assert_non_null(vouch_x509_crl_dp_full_name(indirect, 0, NULL, &has_issuer));
+	assert_int_equal(has_issuer, 1);
+	assert_int_equal(covers_with(&names, 0, indirect), 0);
+	free(names.p);
+	vouch_x509_free(cert);
+	vouch_x509_free(plain);
+	vouch_x509_free(indirect);
+	free(bytes);
+	free(plain_bytes);
+	free(indirect_bytes);
+}
+
+/* PKITS_data/<sub>/<name>, or NULL (the caller skips) when PKITS is not installed. */
+static char *pkits_path(const char *sub, const char *name)
+{
+	const char *crls = getenv("VOUCH_PKITS_CRLS");
+	char *path;
+	size_t n;
+
+	if (!crls || !*crls)
+		return NULL;
+	n = strlen(crls) + strlen(sub) + strlen(name) + 8;
+	path = malloc(n);
+	assert_non_null(path);
+	/* VOUCH_PKITS_CRLS is .../PKITS_data/crls */
+	snprintf(path, n, "%s/../%s/%s", crls, sub, name);
+	return path;
+}
+
+struct pkits_pair {
+	const char *crl, *cert;
+	int covers;
+	unsigned flags;
+};
+
+/*
+ * NIST PKITS §4.5 (self-issued certificates and their CRL's IDP), §4.14
+ * (distribution points) and §4.15 (delta, indirect): each CRL against a
+ * certificate its test names, whether its scope covers it and what makes
+ * it unusable. Issuers are not compared here (vouch_crl_issuer_matches()).
+ */
+static void test_covers_pkits(void **state)
+{
+	static const struct pkits_pair pairs[] = {
+		/* 4.5.3: the CRL for the self-issued old-key CA certificate names a DirName
+		 * DP the certificate also names; the CA's other certificates name none. */
+		{ "BasicSelfIssuedOldKeySelfIssuedCertCRL", "BasicSelfIssuedOldKeyNewWithOldCACert",
+		  1, 0 },
+		{ "BasicSelfIssuedOldKeySelfIssuedCertCRL", "BasicSelfIssuedOldKeyCACert", 0, 0 },
+		{ "BasicSelfIssuedOldKeySelfIssuedCertCRL", "ValidBasicSelfIssuedOldWithNewTest1EE",
+		  0, 0 },
+		{ "BasicSelfIssuedCRLSigningKeyCRLCertCRL", "BasicSelfIssuedCRLSigningKeyCRLCert", 1,
+		  0 },
+		/* 4.14.1-3: distributionPoint1CA's CRL covers the EEs naming its DP. */
+		{ "distributionPoint1CACRL", "ValiddistributionPointTest1EE", 1, 0 },
+		{ "distributionPoint1CACRL", "InvaliddistributionPointTest2EE", 1, 0 },
+		{ "distributionPoint1CACRL", "InvaliddistributionPointTest3EE", 0, 0 },
+		/* 4.14.4-8: a nameRelativeToCRLIssuer IDP: unusable, not matched. */
+		{ "distributionPoint2CACRL", "ValiddistributionPointTest4EE", 0,
+		  VOUCH_CRL_DISTRIBUTION_POINT },
+		/* 4.14.10: no IDP. */
+		{ "NoissuingDistributionPointCACRL", "ValidNoissuingDistributionPointTest10EE", 1, 0 },
+		/* 4.14.11-13: onlyContainsUserCerts against a CA EE; onlyContainsCACerts
+		 * against an EE and a CA. */
+		{ "onlyContainsUserCertsCACRL", "InvalidonlyContainsUserCertsTest11EE", 0, 0 },
+		{ "onlyContainsCACertsCACRL", "InvalidonlyContainsCACertsTest12EE", 0, 0 },
+		{ "onlyContainsCACertsCACRL", "ValidonlyContainsCACertsTest13EE", 1, 0 },
+		/* 4.14.14: onlyContainsAttributeCerts covers no public-key certificate. */
+		{ "onlyContainsAttributeCertsCACRL", "InvalidonlyContainsAttributeCertsTest14EE", 0,
+		  VOUCH_CRL_DISTRIBUTION_POINT },
+		/* 4.14.15: onlySomeReasons: in scope, but unusable. */
+		{ "onlySomeReasonsCA1compromiseCRL", "InvalidonlySomeReasonsTest15EE", 1,
+		  VOUCH_CRL_DISTRIBUTION_POINT },
+		/* 4.14.22: an IDP with indirectCRL. */
+		{ "indirectCRLCA1CRL", "ValidIDPwithindirectCRLTest22EE", 1, VOUCH_CRL_INDIRECT },
+	};
+	char *probe = pkits_path("crls", "");
+
+	(void)state;
+	if (!probe || access(probe, R_OK) != 0) {
+		free(probe);
+		if (getenv("CI") && strcmp(getenv("CI"), "true") == 0)
+			fail_msg("no PKITS data (install python3-cryptography-vectors)");
+		skip();
+		return;
+	}
+	free(probe);
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		char name[128], *crl_path, *cert_path;
+		struct vouch_crl *crl;
+		struct vouch_x509_cert *cert;
+		uint8_t *crl_bytes, *cert_bytes;
+		size_t crl_len, cert_len;
+
+		snprintf(name, sizeof(name), "%s.crl", pairs[i].crl);
+		crl_path = pkits_path("crls", name);
+		snprintf(name, sizeof(name), "%s.crt", pairs[i].cert);
+		cert_path = pkits_path("certs", name);
+		crl_bytes = vt_read_file(crl_path, &crl_len);
+		cert_bytes = vt_read_file(cert_path, &cert_len);
+		print_message("PKITS: %s / %s\n", pairs[i].crl, pairs[i].cert);
+		assert_vouch_ok(vouch_crl_parse(&crl, crl_bytes, crl_len));
+		assert_vouch_ok(vouch_x509_parse(&cert, cert_bytes, cert_len));
+		assert_int_equal(vouch_crl_flags(crl), pairs[i].flags);
+		assert_int_equal(vouch_crl_covers(crl, cert), pairs[i].covers);
+		vouch_x509_free(cert);
+		vouch_crl_free(crl);
+		free(cert_bytes);
+		free(crl_bytes);
+		free(cert_path);
+		free(crl_path);
+	}
+}
+
+/* The 4.5.3 pair in detail: the IDP's fullName and the certificate's are the same DirName. */
+static void test_idp_pkits_self_issued(void **state)
+{
+	char *crl_path = pkits_path("crls", "BasicSelfIssuedOldKeySelfIssuedCertCRL.crl");
+	char *cert_path = pkits_path("certs", "BasicSelfIssuedOldKeyNewWithOldCACert.crt");
+	struct vouch_crl *crl;
+	struct vouch_x509_cert *cert;
+	struct vouch_crl_idp idp;
+	uint8_t *crl_bytes, *cert_bytes;
+	size_t crl_len, cert_len, len;
+	const uint8_t *dp;
+	const char *why;
+	int has_issuer;
+
+	(void)state;
+	if (!crl_path || access(crl_path, R_OK) != 0) {
+		free(crl_path);
+		free(cert_path);
+		skip();
+		return;
+	}
+	crl_bytes = vt_read_file(crl_path, &crl_len);
+	cert_bytes = vt_read_file(cert_path, &cert_len);
+	assert_vouch_ok(vouch_crl_parse(&crl, crl_bytes, crl_len));
+	assert_vouch_ok(vouch_x509_parse(&cert, cert_bytes, cert_len));
+	/* Once flagged unusable wholesale; now usable, its scope applied. */
+	assert_int_equal(vouch_crl_usable(crl, &why), 0);
+	assert_int_equal(vouch_crl_idp(crl, &idp), 1);
+	assert_non_null(idp.full_name);
+	assert_int_equal(idp.full_name[0], 0xa4);           /* one directoryName */
+	assert_int_equal(idp.relative_name | idp.only_user | idp.only_ca, 0);
+	assert_int_equal(idp.only_some_reasons | idp.indirect | idp.only_attr, 0);
+	assert_int_equal(vouch_x509_crl_dp_count(cert), 1);
+	dp = vouch_x509_crl_dp_full_name(cert, 0, &len, &has_issuer);
+	assert_non_null(dp);
+	assert_int_equal(has_issuer, 0);
+	assert_int_equal(len, idp.full_name_len);
+	assert_memory_equal(dp, idp.full_name, len);
+	/* Self-issued: its subject is the CA's name, the CRL's issuer. */
+	assert_int_equal(vouch_crl_issuer_matches(crl, cert), 1);
+	assert_int_equal(vouch_crl_covers(crl, cert), 1);
+	vouch_x509_free(cert);
+	vouch_crl_free(crl);
+	free(cert_bytes);
+	free(crl_bytes);
+	free(cert_path);
+	free(crl_path);
+}
+
 /* 100,000 entries: every serial found by the binary search; one more than the cap refused. */
 static void test_many_entries(void **state)
 {
@@ -529,6 +1024,12 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_many_entries),
 		cmocka_unit_test(test_truncations_and_flips),
 		cmocka_unit_test(test_pkits),
+		cmocka_unit_test(test_idp_grammar),
+		cmocka_unit_test(test_idp_absent),
+		cmocka_unit_test(test_x509_crl_dp),
+		cmocka_unit_test(test_covers_full_name),
+		cmocka_unit_test(test_covers_pkits),
+		cmocka_unit_test(test_idp_pkits_self_issued),
 	};
 
 	return vt_main(argc, argv, "crl", tests, sizeof(tests) / sizeof(tests[0]));

@@ -283,6 +283,39 @@ static void test_output_limit(void **state)
 	free(zeros);
 }
 
+/*
+ * Time bound: 32 MiB of zeros take more than a millisecond to decode in
+ * every format (at least 8 steps of 4 MiB, the clock read after each), so
+ * max_ms = 1 stops them, with -E2BIG and its own reason; the default (10 s)
+ * does not.
+ */
+static void test_time_limit(void **state)
+{
+	const size_t n = 32u << 20;
+	uint8_t *zeros = calloc(1, n), *out;
+	size_t len;
+
+	(void)state;
+	assert_non_null(zeros);
+	for (int fmt = XZ; fmt <= GZ; fmt++) {
+		struct vouch_decompress_limits l = VOUCH_DECOMPRESS_LIMITS_INIT;
+		const char *why = NULL;
+		size_t plen;
+		uint8_t *p = pack(fmt, zeros, n, &plen);
+
+		l.max_ratio = SIZE_MAX;
+		assert_vouch_ok(unpack(fmt, p, plen, &l, &out, &len));
+		assert_int_equal(len, n);
+		vouch_decompress_free(out);
+		l.max_ms = 1;
+		assert_vouch_err(vouch_decompress((enum vouch_decompress_format)fmt, p, plen, &l, &out,
+						  &len, &why), -E2BIG);
+		assert_non_null(strstr(why, "time limit"));
+		free(p);
+	}
+	free(zeros);
+}
+
 /* Ratio bound: past the floor, at most max_ratio output bytes per input byte. */
 static void test_ratio_limit(void **state)
 {
@@ -412,6 +445,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_output_limit),
 		cmocka_unit_test(test_ratio_limit),
 		cmocka_unit_test(test_default_bomb),
+		cmocka_unit_test(test_time_limit),
 		cmocka_unit_test(test_zstd_claims_1tib),
 		cmocka_unit_test(test_xz_memory_limit),
 	};

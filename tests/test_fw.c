@@ -204,6 +204,90 @@ static void test_algorithms_and_purpose(void **state)
 }
 
 /*
+ * Revocation (issue 27): the policy's CRLs (a global "crl" file, or CRL
+ * blocks in a keyring file) and each rule's "crl-check", on the CRL
+ * fixtures of tests/data/verify (gen-revocation.py): a revoked signer is
+ * refused unless the rule says off; a required status needs a CRL.
+ */
+#define RV "keyring ../verify/rv-root.pem\nsignature detached\n"
+#define RV_CONTENT "../pkcs7/content.bin"
+#define RV_SIG "../verify/rv-leaf.der"
+
+static void test_crls(void **state)
+{
+	struct vouch_fw_policy *p;
+	char err[256];
+
+	(void)state;
+	assert_vouch_ok(check(RV, "x", RV_CONTENT, RV_SIG, NULL));
+	assert_vouch_err(check("crl ../verify/rv-int-revokes-leaf.crl\n" RV, "x", RV_CONTENT,
+			       RV_SIG, NULL), -EKEYREVOKED);
+	assert_vouch_ok(check("crl ../verify/rv-int-revokes-leaf.crl\n" RV "crl-check off\n", "x",
+			      RV_CONTENT, RV_SIG, NULL));
+	assert_vouch_err(check(RV "crl-check leaf\n", "x", RV_CONTENT, RV_SIG, NULL), -ENOKEY);
+	assert_vouch_ok(check("crl ../verify/rv-int.crl\n" RV "crl-check leaf\n", "x", RV_CONTENT,
+			      RV_SIG, NULL));
+	assert_vouch_err(check("crl ../verify/rv-int.crl\n" RV "crl-check chain\n", "x",
+			       RV_CONTENT, RV_SIG, NULL), -ENOKEY);
+	assert_vouch_ok(check("crl ../verify/rv-int.crl\ncrl ../verify/rv-root.crl\n" RV
+			      "crl-check chain\n", "x", RV_CONTENT, RV_SIG, NULL));
+	/* The level is per rule; the CRLs are the policy's. */
+	assert_vouch_ok(check("crl ../verify/rv-int-revokes-leaf.crl\n" RV "match x\n"
+			      "signature detached\ncrl-check off\n", "x", RV_CONTENT, RV_SIG, NULL));
+	assert_vouch_err(check("crl ../verify/rv-int-revokes-leaf.crl\n" RV "match x\n"
+			       "signature detached\ncrl-check off\n", "y", RV_CONTENT, RV_SIG, NULL),
+			 -EKEYREVOKED);
+	/* Refused policies: a level that does not exist, a crl inside a block, a
+	 * file that holds no CRL, and the API's unknown flags. */
+	static const char *const bad[] = {
+		RV "crl-check sometimes\n",
+		RV "match x\ncrl ../verify/rv-int.crl\n",
+		"crl ../verify/rv-root.pem\n" RV,
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char file[512];
+
+		snprintf(file, sizeof(file), "%s", vt_data("fw/test.policy"));
+		assert_vouch_ok(vouch_fw_policy_new(&p));
+		assert_int_not_equal(vouch_fw_policy_parse(p, bad[i], strlen(bad[i]), file, err,
+							   sizeof(err)), 0);
+		vouch_fw_policy_free(p);
+	}
+	assert_vouch_ok(vouch_fw_policy_new(&p));
+	assert_vouch_err(vouch_fw_policy_set_crl_check(p, VOUCH_VERIFY_NO_CRL |
+							  VOUCH_VERIFY_CRL_CHECK), -EINVAL);
+	assert_vouch_err(vouch_fw_policy_add_crl(p, NULL), -EINVAL);
+	assert_vouch_ok(vouch_fw_policy_set_crl_check(p, VOUCH_VERIFY_CRL_CHECK_LEAF));
+	vouch_fw_policy_free(p);
+}
+
+/*
+ * An allow-list of signer names per block (issue 27's policy equivalent of
+ * --signer-cn): the words after the directive are one name.
+ */
+static void test_signer_cn(void **state)
+{
+	struct vouch_fw_policy *p;
+
+	(void)state;
+	assert_vouch_ok(check(RV "signer-cn rv leaf\n", "x", RV_CONTENT, RV_SIG, NULL));
+	assert_vouch_err(check(RV "signer-cn rv other\n", "x", RV_CONTENT, RV_SIG, NULL), -EPERM);
+	assert_vouch_err(check(RV "signer-cn rv\n", "x", RV_CONTENT, RV_SIG, NULL), -EPERM);
+	/* A block adds to the default block's names. */
+	assert_vouch_ok(check(RV "signer-cn rv other\nmatch x\nsigner-cn rv leaf\n", "x",
+			      RV_CONTENT, RV_SIG, NULL));
+	assert_vouch_err(check(RV "signer-cn rv other\nmatch x\nsigner-cn rv leaf\n", "y",
+			       RV_CONTENT, RV_SIG, NULL), -EPERM);
+	assert_vouch_ok(vouch_fw_policy_new(&p));
+	assert_vouch_err(vouch_fw_policy_add_signer_cn(p, ""), -EINVAL);
+	assert_vouch_err(vouch_fw_policy_add_signer_cn(p, NULL), -EINVAL);
+	for (int i = 0; i < 8; i++)
+		assert_vouch_ok(vouch_fw_policy_add_signer_cn(p, "n"));
+	assert_vouch_err(vouch_fw_policy_add_signer_cn(p, "n"), -E2BIG);
+	vouch_fw_policy_free(p);
+}
+
+/*
  * ML-DSA-65 over a 4 MiB blob itself, no signed attributes (RFC 9882),
  * usage unspecified: the size from which the list digests are made on a
  * second thread while the signature is checked. The lists still decide
@@ -1830,6 +1914,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_signature_refusals),
 		cmocka_unit_test(test_tampered),
 		cmocka_unit_test(test_algorithms_and_purpose),
+		cmocka_unit_test(test_crls),
+		cmocka_unit_test(test_signer_cn),
 		cmocka_unit_test(test_sha3_and_ed25519),
 		cmocka_unit_test(test_mldsa_over_blob),
 		cmocka_unit_test(test_mldsa_module_attrs),

@@ -58,7 +58,7 @@ static void usage(FILE *out)
 		"          [--signer-cn NAME]... [--deny FILE]\n"
 		"          [--crl FILE]... [--crl-check[=chain|leaf] | --no-crl]\n"
 		"          [--allow-sha1] [--no-sandbox] [--json] [-q] SIGNATURE|IMAGE\n"
-		"       %s [OPTIONS] [--files-from FILE [-0]] [SIGNATURE...]\n"
+		"       %s [OPTIONS] [--files-from FILE [-0]] [SIGNATURE...|-]\n"
 		"Verify a PKCS#7/CMS SignedData SIGNATURE, or with --pe a PE IMAGE's\n"
 		"Authenticode signatures, against the --trust certificates; with several\n"
 		"SIGNATUREs (modules with --module) or --files-from (- for standard input),\n"
@@ -429,6 +429,19 @@ static int parse_args(int argc, char **argv, struct args *a)
 	}
 	a->files = argv + optind;
 	a->nfiles = argc - optind;
+	/* A name "-" stands for the names on standard input (--files-from -). */
+	for (int i = 0, kept = 0, n = a->nfiles; i < n; i++) {
+		if (strcmp(a->files[i], "-") != 0) {
+			a->files[kept++] = a->files[i];
+			continue;
+		}
+		if (a->files_from) {
+			tool_error(prog, "'-' and --files-from both give the names to read: one of them");
+			return EXIT_USAGE;
+		}
+		a->files_from = "-";
+		a->nfiles--;
+	}
 	a->batch = a->nfiles > 1 || a->files_from;
 	if (a->nfiles == 0 && !a->files_from) {
 		usage(stderr);
@@ -440,13 +453,12 @@ static int parse_args(int argc, char **argv, struct args *a)
 		return EXIT_USAGE;
 	}
 	if (a->null_names && !a->files_from) {
-		tool_error(prog, "-0 needs --files-from");
+		tool_error(prog, "-0 needs --files-from or '-'");
 		return EXIT_USAGE;
 	}
-	/* One content and one image report are for one file only. */
-	if (a->batch && (a->content || a->pe)) {
-		tool_error(prog, "--content and --pe take one SIGNATURE or IMAGE, not several "
-			   "or --files-from");
+	/* One content is for one file only. */
+	if (a->batch && a->content) {
+		tool_error(prog, "--content takes one SIGNATURE, not several or --files-from");
 		return EXIT_USAGE;
 	}
 	/* An image carries its signatures and its content: none of these apply. */
@@ -642,9 +654,17 @@ static int finish(const struct args *a, const char *file, int rc, const char *re
 }
 
 /* --pe --json: the verdict and each certificate-table entry with its signers. */
-static void print_pe_json(int rc, const char *reason, const struct vouch_pe_result *res)
+static void print_pe_json(const char *file, int rc, const char *reason,
+			  const struct vouch_pe_result *res)
 {
-	printf("{\"verdict\":\"%s\",\"errno\":\"%s\",\"exit\":%d,\"reason\":",
+	if (file) {
+		fputs("{\"file\":", stdout);
+		tool_json_string(stdout, file);
+		fputc(',', stdout);
+	} else {
+		fputc('{', stdout);
+	}
+	printf("\"verdict\":\"%s\",\"errno\":\"%s\",\"exit\":%d,\"reason\":",
 	       rc == 0 ? "accepted" : "refused", errno_name(rc), tool_exit_code(rc));
 	tool_json_string(stdout, reason);
 	printf(",\"accepted_entry\":%d,\"entries\":[", res ? res->accepted_entry : -1);
@@ -708,6 +728,7 @@ struct inputs {
 	uint8_t *extra_owned[MAX_EXTRA];  /* the decoded PEM each points into, or NULL */
 	size_t nextra;
 	uint8_t *pe_file;               /* --pe: the image */
+	struct vouch_verify_opts pe_opts;  /* --pe: the options of every image */
 	struct vouch_deny_entry deny[MAX_DENY];
 	size_t ndeny;
 	/* CRLs of --crl and --certs files, each with its file and place in it. */
@@ -1163,19 +1184,23 @@ static const char *revoked_reason(struct inputs *in, const struct vouch_verify_r
  * --pe: the image's Authenticode signatures (vouch/authenticode.h), each
  * entry's SignedData parsed by the sandbox made at the start.
  */
-static int run_pe(const struct args *a, struct inputs *in, struct vouch_verify_opts *opts)
+static int run_pe(const struct args *a, struct inputs *in, const char *image)
 {
 	static struct vouch_pe_result res;
-	const char *image = a->files[0];
+	struct vouch_verify_opts opts = in->pe_opts;
+	const char *reason;
 	char detail[64] = "";
 	size_t len;
-	int rc = read_file_max(image, &in->pe_file, &len, MAX_PE_INPUT);
+	int rc;
 
+	free(in->pe_file);              /* the image before, in a run over several */
+	in->pe_file = NULL;
+	rc = read_file_max(image, &in->pe_file, &len, MAX_PE_INPUT);
 	if (rc)
 		return finish(a, image, rc, file_reason(in, "cannot read the image", image), NULL);
-	opts->extra_certs = (const struct vouch_x509_cert *const *)in->extra;
-	opts->extra_count = in->nextra;
-	rc = vouch_pe_verify(in->pe_file, len, in->kr, opts, in->sb, &res);
+	opts.extra_certs = (const struct vouch_x509_cert *const *)in->extra;
+	opts.extra_count = in->nextra;
+	rc = vouch_pe_verify(in->pe_file, len, in->kr, &opts, in->sb, &res);
 	if (rc == -ENODATA)
 		rc = -EPERM;            /* a signature is required, as for modules */
 	for (size_t i = 0; i < res.entry_count; i++) {
@@ -1184,13 +1209,18 @@ static int run_pe(const struct args *a, struct inputs *in, struct vouch_verify_o
 			res.rule = revoked_reason(in, &res.entries[i].verify, res.rule);
 	}
 	if (a->json)
-		print_pe_json(rc, res.rule, &res);
+		print_pe_json(a->batch ? image : NULL, rc, res.rule, &res);
 	if (rc == 0 && res.entry_count > 1)
 		snprintf(detail, sizeof(detail), " (certificate-table entry %d of %zu)",
 			 res.accepted_entry + 1, res.entry_count);
-	rc = say(a, image, rc, (rc == -ECHILD || rc == -ETIMEDOUT) && in->sb
-			? tool_sandbox_reason(in->sb, rc, in->reason, sizeof(in->reason)) : res.rule,
-		 detail);
+	reason = (rc == -ECHILD || rc == -ETIMEDOUT) && in->sb
+			 ? tool_sandbox_reason(in->sb, rc, in->reason, sizeof(in->reason)) : res.rule;
+	/* Several images: one line each, naming the accepted entry's signer. */
+	if (a->batch)
+		rc = say_batch(a, image, rc, reason, rc == 0 && res.accepted_entry >= 0
+				? &res.entries[res.accepted_entry].verify : NULL);
+	else
+		rc = say(a, image, rc, reason, detail);
 	vouch_pe_result_release(&res);
 	return rc;
 }
@@ -1345,7 +1375,12 @@ static int run_batch(const struct args *a, struct inputs *in)
 		int code;
 
 		more = next_name(&s, &next);
-		code = verify_one(a, in, &cur, more ? &next : NULL);
+		if (!a->pe)
+			code = verify_one(a, in, &cur, more ? &next : NULL);
+		else if (cur.rc)
+			code = finish(a, cur.path, cur.rc, cur.why, NULL);
+		else
+			code = run_pe(a, in, cur.path);
 		worst = code > worst ? code : worst;
 		count++;
 		cur = next;
@@ -1401,7 +1436,8 @@ static int run(const struct args *a, struct inputs *in)
 		opts.deny_count = in->ndeny;
 		opts.crls = (const struct vouch_crl *const *)in->crls;
 		opts.crl_count = in->ncrls;
-		return run_pe(a, in, &opts);
+		in->pe_opts = opts;
+		return a->batch ? run_batch(a, in) : run_pe(a, in, a->files[0]);
 	}
 	if (a->batch)
 		return run_batch(a, in);

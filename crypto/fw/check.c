@@ -335,7 +335,10 @@ static int verify(struct job *j, const struct vouch_hash_alg *alg)
 								 : VOUCH_USAGE_FIRMWARE,
 		.purpose = r->purpose,
 		.flags = ((r->hashes & VOUCH_FW_HASH_SHA1) ? VOUCH_VERIFY_ALLOW_SHA1 : 0) |
-			 (r->mldsa_module_attrs ? VOUCH_VERIFY_MLDSA_MODULE_ATTRS : 0),
+			 (r->mldsa_module_attrs ? VOUCH_VERIFY_MLDSA_MODULE_ATTRS : 0) |
+			 r->crl_flags,
+		.signer_cns = r->signer_cns,
+		.signer_cn_count = r->signer_cn_count,
 	};
 	static struct vouch_verify_result zero;
 	struct vouch_verify_result *v = malloc(sizeof(*v));
@@ -412,7 +415,9 @@ static int verify_pe(struct job *j)
 		.usage = VOUCH_USAGE_KEXEC_PE,
 		.purpose = r->purpose,
 		.flags = ((r->hashes & VOUCH_FW_HASH_SHA1) ? VOUCH_VERIFY_ALLOW_SHA1 : 0) |
-			 (j->p->sandbox ? 0 : VOUCH_VERIFY_NO_SANDBOX),
+			 (j->p->sandbox ? 0 : VOUCH_VERIFY_NO_SANDBOX) | r->crl_flags,
+		.signer_cns = r->signer_cns,
+		.signer_cn_count = r->signer_cn_count,
 	};
 	struct vouch_pe_result *pr = malloc(sizeof(*pr));
 	const struct vouch_pe_entry_result *e;

@@ -13,6 +13,8 @@
 
 #define FW_MAX_RULES 64
 #define FW_MAX_GLOBS 16
+/* Signer names a block may allow (signer-cn). */
+#define FW_MAX_SIGNER_CNS 8
 #define FW_MAX_ENTRIES 65536
 #define FW_MAX_SIZE_LIMIT ((size_t)2 << 30)
 #define FW_DEFAULT_MAX_SIZE ((size_t)64 << 20)
@@ -31,6 +33,9 @@ struct fw_rule {
 	int usage;                   /* enum vouch_verify_usage, or FW_USAGE_AUTO */
 	int mldsa_module_attrs;      /* 1: VOUCH_VERIFY_MLDSA_MODULE_ATTRS */
 	unsigned compression;        /* VOUCH_FW_COMPRESS_*: NAME.zst, NAME.xz looked for */
+	unsigned crl_flags;          /* 0, VOUCH_VERIFY_NO_CRL or VOUCH_VERIFY_CRL_CHECK[_LEAF] */
+	const char *signer_cns[FW_MAX_SIGNER_CNS];  /* into the policy's names */
+	size_t signer_cn_count;
 };
 
 /* A rule's usage when none was set: firmware for detached, module for appended. */
@@ -59,6 +64,8 @@ struct vouch_fw_policy {
 	struct fw_list allow, deny;
 	int need_sha384;             /* an entry uses SHA-384 */
 	char *root, *path, *release;
+	char **names;                /* signer names the rules point into, owned */
+	size_t name_count;
 	int audit;
 	vouch_fw_audit_fn *audit_fn;
 	void *audit_ctx;

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <vouch/crl.h>
 #include <vouch/error.h>
 #include <vouch/fw.h>
 #include <vouch/keyring.h>
@@ -23,6 +24,7 @@
 #include <vouch/verify.h>
 
 #include "fw_internal.h"
+#include "keyring_internal.h"   /* vouch_keyring_read_file() */
 
 #define POLICY_MAX_TEXT ((size_t)1 << 20)
 #define POLICY_MAX_LINE 4096
@@ -48,6 +50,7 @@ static void rule_defaults(struct fw_rule *r)
 	r->usage = FW_USAGE_AUTO;
 	r->mldsa_module_attrs = 0;
 	r->compression = 0;
+	r->crl_flags = 0;
 }
 
 /* see vouch/fw.h */
@@ -92,6 +95,9 @@ void vouch_fw_policy_free(struct vouch_fw_policy *p)
 		for (size_t g = 0; g < p->rules[i].glob_count; g++)
 			free(p->rules[i].globs[g]);
 	}
+	for (size_t i = 0; i < p->name_count; i++)
+		free(p->names[i]);
+	free(p->names);
 	list_free(&p->allow);
 	list_free(&p->deny);
 	vouch_keyring_free(p->kr);
@@ -133,6 +139,68 @@ int vouch_fw_policy_add_keyring(struct vouch_fw_policy *p, const char *path)
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 		return vouch_keyring_add_dir(p->kr, path);
 	return vouch_keyring_add_file(p->kr, path);
+}
+
+/* see vouch/fw.h */
+int vouch_fw_policy_add_crl(struct vouch_fw_policy *p, const char *path)
+{
+	struct vouch_crl *crl;
+	uint8_t *buf;
+	size_t len, pos = 0, added = 0;
+	int rc;
+
+	if (!building(p) || !path)
+		return -EINVAL;
+	rc = vouch_keyring_read_file(path, &buf, &len);
+	if (rc)
+		return rc;
+	while ((rc = vouch_crl_file_next(&crl, buf, len, &pos)) == 1) {
+		size_t der_len;
+		const uint8_t *der = vouch_crl_der(crl, &der_len);
+
+		rc = vouch_keyring_add_crl_der(p->kr, der, der_len);
+		vouch_crl_free(crl);
+		if (rc)
+			break;
+		added++;
+	}
+	free(buf);
+	if (rc < 0)
+		return rc;
+	return added ? 0 : -EBADMSG;
+}
+
+/* see vouch/fw.h */
+int vouch_fw_policy_add_signer_cn(struct vouch_fw_policy *p, const char *name)
+{
+	struct fw_rule *r;
+	char **grown, *copy;
+
+	if (!building(p) || !name || !name[0])
+		return -EINVAL;
+	r = current(p);
+	if (r->signer_cn_count == FW_MAX_SIGNER_CNS)
+		return -E2BIG;
+	grown = realloc(p->names, (p->name_count + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	p->names = grown;
+	copy = strdup(name);
+	if (!copy)
+		return -ENOMEM;
+	p->names[p->name_count++] = copy;
+	r->signer_cns[r->signer_cn_count++] = copy;
+	return 0;
+}
+
+/* see vouch/fw.h */
+int vouch_fw_policy_set_crl_check(struct vouch_fw_policy *p, unsigned flags)
+{
+	if (!building(p) || (flags != 0 && flags != VOUCH_VERIFY_NO_CRL &&
+			     flags != VOUCH_VERIFY_CRL_CHECK_LEAF && flags != VOUCH_VERIFY_CRL_CHECK))
+		return -EINVAL;
+	current(p)->crl_flags = flags;
+	return 0;
 }
 
 /* see vouch/fw.h */
@@ -532,6 +600,55 @@ static int do_keyring(struct reader *r, char **w, size_t n)
 	return 0;
 }
 
+static int do_crl(struct reader *r, char **w, size_t n)
+{
+	char path[1024];
+	int rc = want_args(r, w, n, 1, 1);
+
+	if (rc)
+		return rc;
+	if (w[1][0] == '/')
+		snprintf(path, sizeof(path), "%s", w[1]);
+	else if ((size_t)snprintf(path, sizeof(path), "%s/%s", r->dir, w[1]) >= sizeof(path))
+		return fail(r, -EBADMSG, "crl path too long");
+	rc = vouch_fw_policy_add_crl(r->p, path);
+	if (rc)
+		return fail(r, rc, "crl '%s': %s", path, vouch_strerror(rc));
+	return 0;
+}
+
+/* "signer-cn NAME": the words after the directive, joined by single spaces. */
+static int do_signer_cn(struct reader *r, char **w, size_t n)
+{
+	char name[POLICY_MAX_LINE];
+	size_t len = 0;
+	int rc;
+
+	if (n < 2)
+		return fail(r, -EBADMSG, "'signer-cn' takes a name");
+	for (size_t i = 1; i < n; i++)
+		len += (size_t)snprintf(name + len, sizeof(name) - len, "%s%s", i > 1 ? " " : "", w[i]);
+	rc = vouch_fw_policy_add_signer_cn(r->p, name);
+	if (rc == -E2BIG)
+		return fail(r, -EBADMSG, "more than %d signer-cn names in a block", FW_MAX_SIGNER_CNS);
+	return rc ? fail(r, rc, "signer-cn: %s", vouch_strerror(rc)) : 0;
+}
+
+static int do_crl_check(struct reader *r, char **w, size_t n)
+{
+	/* present: CRLs that concern a chain count; the others their flags. */
+	static const char *const levels[] = { "present", "off", "leaf", "chain" };
+	static const unsigned flags[] = { 0, VOUCH_VERIFY_NO_CRL, VOUCH_VERIFY_CRL_CHECK_LEAF,
+					  VOUCH_VERIFY_CRL_CHECK };
+	int rc = want_args(r, w, n, 1, 1), v;
+
+	if (rc)
+		return rc;
+	v = LOOKUP(w[1], levels);
+	return v < 0 ? fail(r, -EBADMSG, "crl-check: present, off, leaf or chain")
+		     : vouch_fw_policy_set_crl_check(r->p, flags[v]);
+}
+
 static int do_list(struct reader *r, char **w, size_t n, int allow)
 {
 	const struct vouch_hash_alg *alg;
@@ -712,7 +829,7 @@ static int global_only(struct reader *r, const char *word)
 
 static int do_line(struct reader *r, char **w, size_t n)
 {
-	static const char *const globals[] = { "keyring", "allow", "deny", "mode", "audit",
+	static const char *const globals[] = { "keyring", "crl", "allow", "deny", "mode", "audit",
 					       "firmware-root", "firmware-path", "release" };
 	const char *d = w[0];
 	int rc;
@@ -721,6 +838,12 @@ static int do_line(struct reader *r, char **w, size_t n)
 		return rc;
 	if (!strcmp(d, "keyring"))
 		return do_keyring(r, w, n);
+	if (!strcmp(d, "crl"))
+		return do_crl(r, w, n);
+	if (!strcmp(d, "crl-check"))
+		return do_crl_check(r, w, n);
+	if (!strcmp(d, "signer-cn"))
+		return do_signer_cn(r, w, n);
 	if (!strcmp(d, "allow") || !strcmp(d, "deny"))
 		return do_list(r, w, n, d[0] == 'a');
 	if (!strcmp(d, "match"))

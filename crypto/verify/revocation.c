@@ -39,6 +39,7 @@ struct vouch_crl_slot {
 	const uint8_t *signed_bytes;    /* the digest, or for a pure scheme the TBS */
 	size_t signed_len;
 	const struct vouch_x509_cert *signer;   /* a certificate whose key verified it */
+	bool used;                      /* it gave a certificate's status */
 };
 
 /* Which statuses must be known (the flags). */
@@ -122,9 +123,28 @@ static int gather(struct vouch_verify_run *r)
 	return 0;
 }
 
+/* Whether the CRL a note names gave some certificate's status in this call. */
+static bool was_used(const struct vouch_verify_run *r, const struct vouch_verify_crl_note *n)
+{
+	for (size_t i = 0; i < r->crl_slot_count; i++)
+		if (r->crl_slots[i].source == n->source && r->crl_slots[i].index == n->index)
+			return r->crl_slots[i].used;
+	return false;
+}
+
 /* see revocation.h */
 void vouch_revocation_end(struct vouch_verify_run *r)
 {
+	struct vouch_verify_result *res = r->res;
+	size_t kept = 0;
+
+	/* A CRL used for one certificate and not for another (its own signer's,
+	 * say) was not dropped: only CRLs the call never used stay noted. */
+	for (size_t i = 0; res && i < res->crl_note_count; i++)
+		if (!was_used(r, &res->crl_notes[i]))
+			res->crl_notes[kept++] = res->crl_notes[i];
+	if (res)
+		res->crl_note_count = kept;
 	for (size_t i = 0; i < r->crl_slot_count; i++)
 		vouch_crl_free(r->crl_slots[i].owned);
 	free(r->crl_slots);
@@ -346,6 +366,7 @@ static int cert_status(struct vouch_verify_run *r, const struct vouch_x509_cert 
 			(void)vouch_crl_entry_info(s->crl, index, NULL, &st->reason, NULL);
 			result = -EKEYREVOKED;
 		}
+		s->used = true;
 		known = true;
 	}
 	g->count--;

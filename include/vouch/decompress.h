@@ -37,7 +37,10 @@
  * xz dictionary, the zstd window), which a stream declares in its header,
  * is capped by max_memory: a stream that needs more is -E2BIG before any
  * of it is allocated. The work done is linear in the output, which these
- * limits bound.
+ * limits bound; and the decoder runs in steps of at most 4 MiB of output,
+ * the clock read after each, so that a stream still decoding after max_ms
+ * milliseconds (a machine under load, or a pathological stream) is -E2BIG
+ * too.
  *
  * Thread-safety: reentrant. Not constant-time (nothing here is secret).
  */
@@ -60,6 +63,8 @@ extern "C" {
 #define VOUCH_DECOMPRESS_RATIO_FLOOR ((size_t)1 << 20)
 /** Default @ref vouch_decompress_limits.max_memory: 72 MiB, what `xz -9` (64 MiB dictionary) needs to decode. */
 #define VOUCH_DECOMPRESS_MAX_MEMORY ((size_t)72 << 20)
+/** Default @ref vouch_decompress_limits.max_ms: 10 s (256 MiB of xz output decodes in about 1 s). */
+#define VOUCH_DECOMPRESS_MAX_MS 10000
 
 /** A compression format, as a file name's suffix names it. */
 enum vouch_decompress_format {
@@ -79,6 +84,7 @@ struct vouch_decompress_limits {
 	size_t max_ratio;    /**< most output per input byte past ratio_floor; 0: VOUCH_DECOMPRESS_MAX_RATIO */
 	size_t ratio_floor;  /**< output within which the ratio is not checked; 0: VOUCH_DECOMPRESS_RATIO_FLOOR */
 	size_t max_memory;   /**< most working memory the decoder may need (xz dictionary, zstd window); 0: VOUCH_DECOMPRESS_MAX_MEMORY */
+	size_t max_ms;       /**< most wall-clock milliseconds; 0: VOUCH_DECOMPRESS_MAX_MS */
 };
 
 /** Default limits, for vouch_decompress(). */
@@ -131,8 +137,8 @@ VOUCH_EXPORT const char *vouch_decompress_format_name(enum vouch_decompress_form
  *                     stream, or liblzma cannot decode its options;
  *         -E2BIG      the output would pass max_output, or max_ratio times
  *                     @p in_len once past ratio_floor, or the stream needs
- *                     more working memory than max_memory (a decompression
- *                     bomb);
+ *                     more working memory than max_memory, or decoding
+ *                     takes longer than max_ms (a decompression bomb);
  *         -ENOMEM     out of memory.
  */
 VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_decompress(enum vouch_decompress_format format,

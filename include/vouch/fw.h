@@ -320,6 +320,40 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_set_algorithms(struct vouch_f
 								  unsigned hashes, unsigned sigalgs);
 
 /**
+ * Add the CRLs of a file (one DER CRL, or PEM "X509 CRL" blocks:
+ * vouch_crl_file_next()) to the policy's keyring, for revocation checks
+ * (vouch/verify.h, "Revocation"; a keyring file's CRL blocks count too).
+ * @return -EINVAL for NULL or a finished policy; -errno if the file cannot
+ *         be read (-E2BIG past 4 MiB); -EBADMSG if it holds no CRL or a
+ *         malformed one; -E2BIG past VOUCH_KEYRING_MAX_CRLS; -ENOMEM;
+ *         otherwise 0.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_add_crl(struct vouch_fw_policy *p,
+							   const char *path);
+
+/**
+ * Set the current block's revocation check, as vouch_verify_opts.flags
+ * say it: 0 (CRLs that concern a chain are honoured, the default),
+ * VOUCH_VERIFY_NO_CRL (all ignored, the kernel's behaviour),
+ * VOUCH_VERIFY_CRL_CHECK_LEAF or VOUCH_VERIFY_CRL_CHECK (a status required).
+ * @return -EINVAL for another value or a finished policy; otherwise 0.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_set_crl_check(struct vouch_fw_policy *p,
+								 unsigned flags);
+
+/**
+ * Add a name to the current block's allow-list of signers
+ * (vouch_verify_opts.signer_cns: the certificate that signed must have
+ * exactly one commonName equal byte for byte to one of them, else -EPERM).
+ * A block starts with the default block's names as they are then.
+ * @param[in] name  the name, NUL-terminated, not empty (copied).
+ * @return -EINVAL for NULL, an empty name or a finished policy; -E2BIG past
+ *         8 names in the block; -ENOMEM; otherwise 0.
+ */
+VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_fw_policy_add_signer_cn(struct vouch_fw_policy *p,
+								 const char *name);
+
+/**
  * Set the current block's purpose required of the signer certificate.
  * @param[in] purpose  enum vouch_verify_purpose (vouch/verify.h).
  * @return -EINVAL for an unknown purpose or finished; otherwise 0.

@@ -974,6 +974,97 @@ def row27_extensions():
               "an unknown critical extension: counted; the verifier must refuse", unknown_critical)
 
 
+def row27_crl_dp():
+    """cRLDistributionPoints (RFC 5280 4.2.1.13), read by x509.c: strict
+    grammar, at most 8 DistributionPoints (VOUCH_X509_MAX_CRL_DP), at most
+    16 names per GeneralNames (VOUCH_X509_MAX_GENERAL_NAMES)."""
+    uri = tlv(0x86, b"http://crl.example/ca.crl")
+
+    def full(*names):
+        return cons(0xA0, cons(0xA0, *names))
+
+    def dp_ext(value):
+        def edit(c):
+            c[TBS][T_EXT][0].kids.append(seq(oid("2.5.29.31"), tlv(0x04, value.enc())))
+        return edit
+
+    def dps(*points):
+        return dp_ext(seq(*points))
+
+    def dirname(c):
+        return cons(0xA4, copy.deepcopy(c[TBS][T_ISSUER]))
+
+    def with_dirname(c):
+        dp_ext(seq(seq(full(dirname(c), uri)), seq(cons(0xA2, dirname(c)))))(c)
+    cert_case("r27-crl-dp-ok.der", "0", "row27",
+              "cRLDistributionPoints: a fullName (DirName + URI), and a point with only a cRLIssuer",
+              with_dirname)
+    cert_case("r27-crl-dp-indirect.der", "0", "row27",
+              "cRLDistributionPoints: one point with a fullName (URI) and a cRLIssuer",
+              lambda c: dp_ext(seq(seq(full(uri), cons(0xA2, dirname(c)))))(c))
+    cert_case("r27-crl-dp-eight.der", "0", "row27",
+              "eight DistributionPoints: the most vouch keeps",
+              dps(*[seq(full(uri)) for _ in range(8)]))
+    cert_case("r27-crl-dp-nine.der", "EBADMSG", "row27,N30",
+              "nine DistributionPoints: past VOUCH_X509_MAX_CRL_DP",
+              dps(*[seq(full(uri)) for _ in range(9)]))
+    cert_case("r27-crl-dp-names-sixteen.der", "0", "row27",
+              "a fullName of sixteen GeneralNames: the most vouch reads",
+              dps(seq(full(*[uri] * 16))))
+    cert_case("r27-crl-dp-names-seventeen.der", "EBADMSG", "row27,N30",
+              "a fullName of seventeen GeneralNames: past VOUCH_X509_MAX_GENERAL_NAMES",
+              dps(seq(full(*[uri] * 17))))
+    cert_case("r27-crl-dp-empty.der", "EBADMSG", "row27",
+              "cRLDistributionPoints is an empty SEQUENCE (SIZE (1..MAX))", dps())
+    cert_case("r27-crl-dp-point-empty.der", "EBADMSG", "row27",
+              "a DistributionPoint with none of its fields", dps(seq()))
+    cert_case("r27-crl-dp-reasons-only.der", "EBADMSG", "row27",
+              "a DistributionPoint with only reasons (no distributionPoint, no cRLIssuer)",
+              dps(seq(tlv(0x81, b"\x07\x80"))))
+    cert_case("r27-crl-dp-set.der", "EBADMSG", "row27,row2",
+              "cRLDistributionPoints tagged SET instead of SEQUENCE",
+              dp_ext(cons(0x31, seq(full(uri)))))
+    cert_case("r27-crl-dp-point-set.der", "EBADMSG", "row27,row2",
+              "a DistributionPoint tagged SET instead of SEQUENCE", dps(cons(0x31, full(uri))))
+    cert_case("r27-crl-dp-fullname-empty.der", "EBADMSG", "row27",
+              "a fullName with no GeneralName (SIZE (1..MAX))", dps(seq(full())))
+    cert_case("r27-crl-dp-name-empty.der", "EBADMSG", "row27",
+              "a distributionPoint [0] holding nothing", dps(seq(cons(0xA0))))
+    cert_case("r27-crl-dp-name-two.der", "EBADMSG", "row27",
+              "a distributionPoint [0] holding both CHOICE arms",
+              dps(seq(cons(0xA0, cons(0xA0, uri), cons(0xA1, seq(oid("2.5.4.3"), tlv(0x0C, b"x")))))))
+    cert_case("r27-crl-dp-name-arm-2.der", "EBADMSG", "row27,row15",
+              "a DistributionPointName of arm [2], which does not exist",
+              dps(seq(cons(0xA0, cons(0xA2, uri)))))
+    cert_case("r27-crl-dp-general-name-9.der", "EBADMSG", "row27,row15",
+              "a GeneralName of arm [9], which does not exist", dps(seq(full(tlv(0x89, b"x")))))
+    cert_case("r27-crl-dp-uri-constructed.der", "EBADMSG", "row27",
+              "a uniformResourceIdentifier in the constructed form (a6)",
+              dps(seq(full(cons(0xA6, tlv(0x16, b"x"))))))
+    cert_case("r27-crl-dp-dirname-not-name.der", "EBADMSG", "row27,row2",
+              "a directoryName whose Name is a SET, not an RDNSequence",
+              dps(seq(full(cons(0xA4, cons(0x31))))))
+    cert_case("r27-crl-dp-dirname-two.der", "EBADMSG", "row27",
+              "a directoryName [4] holding two Names",
+              dps(seq(full(cons(0xA4, seq(), seq())))))
+    cert_case("r27-crl-dp-issuer-empty.der", "EBADMSG", "row27",
+              "a cRLIssuer with no GeneralName", dps(seq(full(uri), cons(0xA2))))
+    cert_case("r27-crl-dp-out-of-order.der", "EBADMSG", "row27",
+              "cRLIssuer before distributionPoint", dps(seq(cons(0xA2, uri), full(uri))))
+    cert_case("r27-crl-dp-reasons-padded.der", "EBADMSG", "row27",
+              "reasons with a set bit among its unused bits (not DER)",
+              dps(seq(full(uri), tlv(0x81, b"\x07\x81"))))
+
+    def long_length(c):
+        dps(seq(full(uri)))(c)
+        ext = c[TBS][T_EXT][0][-1]
+        value = parse(ext[-1].content)
+        value.length = b"\x81" + bytes([len(value.body())])
+        ext[-1] = tlv(0x04, value.enc())
+    cert_case("r27-crl-dp-long-length.der", "EBADMSG", "row27,N26",
+              "cRLDistributionPoints with a long-form length under 128 (not DER)", long_length)
+
+
 def row28_later_signer():
     def second(fn):
         def edit(m):
@@ -1287,6 +1378,7 @@ def main():
     row22_optional()
     row23_n25_oids()
     row27_extensions()
+    row27_crl_dp()
     row28_later_signer()
     row29_curves()
     n1_outer()
