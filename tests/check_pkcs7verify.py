@@ -80,6 +80,17 @@ def fixtures(tool, data):
             'refused' not in lines[1] or 'verified by CN = vouch PE test p256' not in lines[2]):
         sys.exit('FAIL --pe over several images: exit %d\n%s\n%s' % (code, out, err))
     expect(tool, ['--bogus'], 64, 'unknown option')
+    # --no-crl ignores every CRL: a --crl file is not even read.
+    with tempfile.TemporaryDirectory() as tmp:
+        junk = os.path.join(tmp, 'junk.crl')
+        with open(junk, 'w') as f:
+            f.write('not a CRL\n')
+        v = os.path.join(data, 'verify')
+        rv = ['--trust', os.path.join(v, 'rv-root.pem'), '--content', content, '--crl', junk,
+              os.path.join(v, 'rv-leaf.der')]
+        expect(tool, rv, 3, 'a malformed --crl file')
+        expect(tool, ['--no-crl'] + rv, 0, '--no-crl reads no --crl file')
+        expect(tool, ['--no-crl', '--crl-check'] + rv, 64, '--no-crl with --crl-check')
     expect(tool, t + ['--usage', 'firmware', '--content', content,
                       os.path.join(p, 'noattr.der')], 1, 'firmware usage without attributes')
     expect(tool, t + ['--usage', 'module', os.path.join(p, 'attached.der')], 1,

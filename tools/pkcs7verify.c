@@ -871,7 +871,8 @@ static int keep_crl(struct inputs *in, struct vouch_crl *crl, const char *file, 
  */
 static int load_crls(const struct args *a, struct inputs *in, const char **why)
 {
-	for (size_t i = 0; i < a->ncrl_files; i++) {
+	/* --no-crl ignores every CRL: its files are not even read. */
+	for (size_t i = 0; !(a->opts.flags & VOUCH_VERIFY_NO_CRL) && i < a->ncrl_files; i++) {
 		struct vouch_crl *crl;
 		uint8_t *buf;
 		size_t len, pos = 0, n = 0;
