@@ -559,9 +559,11 @@ static void json_crl_notes(FILE *out, const struct vouch_verify_result *res)
 	fputc(']', out);
 }
 
-/* One object on stdout; with several files, one per line, naming its @file first. */
-static void print_json(const char *file, int rc, const char *reason,
-		       const struct vouch_verify_result *res)
+/*
+ * The start of a verdict's JSON object: its @file first when there are
+ * several, then the verdict, errno, exit status and reason.
+ */
+static void json_verdict(const char *file, int rc, const char *reason)
 {
 	if (file) {
 		fputs("{\"file\":", stdout);
@@ -573,6 +575,13 @@ static void print_json(const char *file, int rc, const char *reason,
 	printf("\"verdict\":\"%s\",\"errno\":\"%s\",\"exit\":%d,\"reason\":",
 	       rc == 0 ? "accepted" : "refused", errno_name(rc), tool_exit_code(rc));
 	tool_json_string(stdout, reason);
+}
+
+/* One object on stdout; with several files, one per line, naming its @file first. */
+static void print_json(const char *file, int rc, const char *reason,
+		       const struct vouch_verify_result *res)
+{
+	json_verdict(file, rc, reason);
 	fputs(",\"signers\":[", stdout);
 	for (size_t i = 0; res && i < res->signer_count; i++) {
 		if (i)
@@ -657,16 +666,7 @@ static int finish(const struct args *a, const char *file, int rc, const char *re
 static void print_pe_json(const char *file, int rc, const char *reason,
 			  const struct vouch_pe_result *res)
 {
-	if (file) {
-		fputs("{\"file\":", stdout);
-		tool_json_string(stdout, file);
-		fputc(',', stdout);
-	} else {
-		fputc('{', stdout);
-	}
-	printf("\"verdict\":\"%s\",\"errno\":\"%s\",\"exit\":%d,\"reason\":",
-	       rc == 0 ? "accepted" : "refused", errno_name(rc), tool_exit_code(rc));
-	tool_json_string(stdout, reason);
+	json_verdict(file, rc, reason);
 	printf(",\"accepted_entry\":%d,\"entries\":[", res ? res->accepted_entry : -1);
 	for (size_t i = 0; res && i < res->entry_count; i++) {
 		const struct vouch_pe_entry_result *e = &res->entries[i];

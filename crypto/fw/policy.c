@@ -583,7 +583,12 @@ static int want_args(struct reader *r, char **w, size_t n, size_t min, size_t ma
 	return 0;
 }
 
-static int do_keyring(struct reader *r, char **w, size_t n)
+/*
+ * "keyring PATH" and "crl PATH": one file (a keyring may be a directory),
+ * a relative path taken from the policy file's directory, added by add.
+ */
+static int do_file(struct reader *r, char **w, size_t n,
+		   int (*add)(struct vouch_fw_policy *, const char *))
 {
 	char path[1024];
 	int rc = want_args(r, w, n, 1, 1);
@@ -593,27 +598,10 @@ static int do_keyring(struct reader *r, char **w, size_t n)
 	if (w[1][0] == '/')
 		snprintf(path, sizeof(path), "%s", w[1]);
 	else if ((size_t)snprintf(path, sizeof(path), "%s/%s", r->dir, w[1]) >= sizeof(path))
-		return fail(r, -EBADMSG, "keyring path too long");
-	rc = vouch_fw_policy_add_keyring(r->p, path);
+		return fail(r, -EBADMSG, "%s path too long", w[0]);
+	rc = add(r->p, path);
 	if (rc)
-		return fail(r, rc, "keyring '%s': %s", path, vouch_strerror(rc));
-	return 0;
-}
-
-static int do_crl(struct reader *r, char **w, size_t n)
-{
-	char path[1024];
-	int rc = want_args(r, w, n, 1, 1);
-
-	if (rc)
-		return rc;
-	if (w[1][0] == '/')
-		snprintf(path, sizeof(path), "%s", w[1]);
-	else if ((size_t)snprintf(path, sizeof(path), "%s/%s", r->dir, w[1]) >= sizeof(path))
-		return fail(r, -EBADMSG, "crl path too long");
-	rc = vouch_fw_policy_add_crl(r->p, path);
-	if (rc)
-		return fail(r, rc, "crl '%s': %s", path, vouch_strerror(rc));
+		return fail(r, rc, "%s '%s': %s", w[0], path, vouch_strerror(rc));
 	return 0;
 }
 
@@ -837,9 +825,9 @@ static int do_line(struct reader *r, char **w, size_t n)
 	if (LOOKUP(d, globals) >= 0 && (rc = global_only(r, d)) != 0)
 		return rc;
 	if (!strcmp(d, "keyring"))
-		return do_keyring(r, w, n);
+		return do_file(r, w, n, vouch_fw_policy_add_keyring);
 	if (!strcmp(d, "crl"))
-		return do_crl(r, w, n);
+		return do_file(r, w, n, vouch_fw_policy_add_crl);
 	if (!strcmp(d, "crl-check"))
 		return do_crl_check(r, w, n);
 	if (!strcmp(d, "signer-cn"))
