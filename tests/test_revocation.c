@@ -372,6 +372,59 @@ static void test_budget(void **state)
 	unload(&f);
 }
 
+/*
+ * The same CRL from several places (the message, the caller's, a keyring
+ * of VOUCH_KEYRING_MAX_CRLS copies) has its signature checked once: each
+ * copy checked again spent the work budget, and a keyring holding one
+ * current CRL a few dozen times refused every message (-EBADMSG).
+ */
+static void test_same_crl_twice(void **state)
+{
+	struct vouch_verify_opts opts = VOUCH_VERIFY_OPTS_INIT;
+	struct vouch_verify_result res;
+	struct fixture f;
+	uint8_t *der;
+	size_t len;
+
+	(void)state;
+	/* rv-leaf-crls.der carries rv-root.crl and rv-int.crl; the caller too. */
+	load(&f, "verify/rv-leaf-crls.der");
+	add_crl(&f, "rv-int.crl");
+	add_crl(&f, "rv-root.crl");
+	add_crl(&f, "rv-int.crl");
+	opts.crls = (const struct vouch_crl *const *)f.crls;
+	opts.crl_count = f.crl_count;
+	opts.flags = VOUCH_VERIFY_CRL_CHECK;
+	/* The signer's signature and two links: three; two distinct CRLs. */
+	opts.max_signatures = 5;
+	assert_vouch_ok(vouch_pkcs7_verify(f.msg, f.content, f.content_len, f.kr, &opts, &res));
+	/* Only the SEQUENCE that is no CRL is noted. */
+	assert_note(&res, VOUCH_CRL_FROM_MESSAGE, 2, -EBADMSG);
+	unload(&f);
+
+	load(&f, "verify/rv-leaf.der");
+	der = vt_read_file(vt_data("verify/rv-int.crl"), &len);
+	for (size_t i = 0; i < VOUCH_KEYRING_MAX_CRLS; i++)
+		assert_vouch_ok(vouch_keyring_add_crl_der(f.kr, der, len));
+	free(der);
+	add_crl(&f, "rv-root.crl");
+	assert_vouch_ok(verify(&f, VOUCH_VERIFY_CRL_CHECK, &res));
+	assert_int_equal(res.crl_note_count, 0);
+	unload(&f);
+
+	/* A copy that lists the leaf still decides, after a copy of the clean one. */
+	load(&f, "verify/rv-leaf.der");
+	der = vt_read_file(vt_data("verify/rv-int-revokes-leaf.crl"), &len);
+	for (size_t i = 0; i < 8; i++)
+		assert_vouch_ok(vouch_keyring_add_crl_der(f.kr, der, len));
+	free(der);
+	add_crl(&f, "rv-int.crl");
+	add_crl(&f, "rv-int-revokes-leaf.crl");
+	assert_vouch_err(verify(&f, 0, &res), -EKEYREVOKED);
+	assert_ptr_equal(res.signers[0].revoked, res.signers[0].chain[0]);
+	unload(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -385,6 +438,7 @@ int main(void)
 		cmocka_unit_test(test_message_crls),
 		cmocka_unit_test(test_keyring_and_sizes),
 		cmocka_unit_test(test_budget),
+		cmocka_unit_test(test_same_crl_twice),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

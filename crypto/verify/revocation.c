@@ -32,6 +32,9 @@ struct vouch_crl_slot {
 	size_t index;                   /* in its source */
 	struct vouch_crl *owned;        /* a message CRL, parsed for the call */
 	const struct vouch_crl *crl;    /* NULL: it does not parse */
+	/* An earlier slot with the same bytes (the same CRL from another
+	 * place), or NULL: the signature state below is that slot's. */
+	struct vouch_crl_slot *twin;
 	/* Its tbsCertList's digest for its signature algorithm, made once. */
 	int digest_rc;                  /* 1: not made yet */
 	struct vouch_sig_alg alg;
@@ -81,6 +84,33 @@ static void note(struct vouch_verify_run *r, const struct vouch_crl_slot *s, int
 			(struct vouch_verify_crl_note){ s->source, s->index, rc, why };
 }
 
+/*
+ * The first of slots[0 .. i-1] whose CRL has the same bytes as slots[i]'s,
+ * or NULL: one CRL given in several places (the message, the caller's, the
+ * keyring) has its signature checked once.
+ */
+static struct vouch_crl_slot *first_copy(struct vouch_crl_slot *slots, size_t i)
+{
+	const uint8_t *der, *sig, *other, *other_sig;
+	size_t len, sig_len, other_len, other_sig_len;
+
+	if (!slots[i].crl)
+		return NULL;
+	der = vouch_crl_der(slots[i].crl, &len);
+	sig = vouch_crl_signature(slots[i].crl, &sig_len);
+	for (size_t j = 0; j < i; j++) {
+		if (!slots[j].crl)
+			continue;
+		/* The signatures of two CRLs differ early, where their TBS may not. */
+		other = vouch_crl_der(slots[j].crl, &other_len);
+		other_sig = vouch_crl_signature(slots[j].crl, &other_sig_len);
+		if (other_len == len && vouch_verify_bytes_equal(sig, sig_len, other_sig, other_sig_len) &&
+		    vouch_verify_bytes_equal(der, len, other, other_len))
+			return &slots[j];
+	}
+	return NULL;
+}
+
 /* The call's CRLs: the message's (parsed now), the caller's, the keyring's. */
 static int gather(struct vouch_verify_run *r)
 {
@@ -119,6 +149,7 @@ static int gather(struct vouch_verify_run *r)
 			s->index = i - nmsg - nopt;
 			s->crl = vouch_keyring_crl(r->kr, s->index);
 		}
+		s->twin = first_copy(r->crl_slots, i);
 	}
 	return 0;
 }
@@ -204,6 +235,8 @@ static int signed_by(struct vouch_verify_run *r, struct vouch_crl_slot *s,
 
 	if (vouch_x509_key_usage(cand, &ku) && !(ku & VOUCH_KU_CRL_SIGN))
 		return -EPERM;
+	if (s->twin)
+		s = s->twin;            /* the same bytes: the same signature */
 	if (s->signer == cand)
 		return 0;
 	rc = slot_digest(r, s);

@@ -84,7 +84,8 @@
  * certificate and why). CRLs that concerned a chain but could not be used
  * are listed in vouch_verify_result.crl_notes. VOUCH_VERIFY_NO_CRL ignores
  * them all. A signer certificate in the keyring is its own anchor: nothing
- * to check. Each CRL signature checked counts against the work budget,
+ * to check. Each CRL signature checked counts against the work budget
+ * (a CRL given in several places is checked once per call),
  * each CRL's tbsCertList is hashed at most once per call, and a serial is
  * looked up in O(log n).
  *
