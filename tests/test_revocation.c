@@ -349,6 +349,37 @@ static void test_keyring_and_sizes(void **state)
 	unload(&f);
 }
 
+/*
+ * A key rolled over (rv-int2.pem, self-issued under the old key): the new
+ * key's CRL gives its leaf's status, never its own certificate's, which
+ * only the old key's CRL can give. A byte-identical second copy of that
+ * certificate (a message or --certs file may carry it twice) does not make
+ * the CRL vouch for its own signer: the copy, as a separate CRL signer,
+ * needs its own status, whose only CRL is signed by a certificate whose
+ * status is being established (the guard), so none is given.
+ */
+static void test_self_vouching(void **state)
+{
+	struct vouch_verify_result res;
+	struct fixture f;
+	size_t len, pos = 0;
+
+	(void)state;
+	load(&f, "verify/rv-leaf2.der");
+	add_crl(&f, "rv-int2.crl");
+	add_crl(&f, "rv-root.crl");
+	assert_vouch_ok(verify(&f, VOUCH_VERIFY_CRL_CHECK_LEAF, &res));
+	assert_vouch_err(verify(&f, VOUCH_VERIFY_CRL_CHECK, &res), -ENOKEY);
+	assert_string_equal(res.rule, "no usable CRL gives a CA certificate's status "
+				      "(CRL checking is required)");
+	f.extra_buf = vt_read_file(vt_data("verify/rv-int2.pem"), &len);
+	assert_vouch_ok(vouch_x509_parse_pem(&f.extra, (const char *)f.extra_buf, len, &pos));
+	assert_vouch_err(verify(&f, VOUCH_VERIFY_CRL_CHECK, &res), -ENOKEY);
+	add_crl(&f, "rv-int.crl");      /* the old key's CRL: the rolled certificate's status */
+	assert_vouch_ok(verify(&f, VOUCH_VERIFY_CRL_CHECK, &res));
+	unload(&f);
+}
+
 /* Each CRL signature checked counts against max_signatures, as any other. */
 static void test_budget(void **state)
 {
@@ -438,6 +469,7 @@ int main(void)
 		cmocka_unit_test(test_message_crls),
 		cmocka_unit_test(test_keyring_and_sizes),
 		cmocka_unit_test(test_budget),
+		cmocka_unit_test(test_self_vouching),
 		cmocka_unit_test(test_same_crl_twice),
 	};
 

@@ -17,6 +17,14 @@ the leaf and the intermediate.
                          its crls field, and a SEQUENCE that is no CRL
     rv-leaf-revoked-in-msg.der  the message with rv-root.crl and
                          rv-int-revokes-leaf.crl in its crls
+    rv-int2.pem          the intermediate's key rolled over: a self-issued
+                         certificate ("rv int" by "rv int") of a new key,
+                         signed with the old one, cA, keyCertSign cRLSign
+    rv-leaf2.der         a message signed by "rv leaf2", issued with the new
+                         key, carrying the leaf, rv-int2.pem and rv-int.pem
+    rv-int2.crl          by the new key, nothing revoked: it can give the
+                         status of rv-leaf2's certificate, but not of
+                         rv-int2.pem's own (it would vouch for itself)
     rv-root.crl          by the root, nothing revoked
     rv-root-revokes-int.crl     by the root, the intermediate revoked (cACompromise)
     rv-root-revokes-signer.crl  by the root, the CRL signer revoked (keyCompromise)
@@ -158,10 +166,16 @@ def main():
                        ku_ext(key_cert_sign=True))
     signer = cert(name("rv int"), signer_key, root.subject, root_key, False,
                   ku_ext(crl_sign=True))
+    int2_key, leaf2_key = key(), key()
+    inter2 = cert(name("rv int"), int2_key, inter.subject, int_key, True,
+                  ku_ext(key_cert_sign=True, crl_sign=True))
+    leaf2 = cert(name("rv leaf2"), leaf2_key, inter2.subject, int2_key, False,
+                 ku_ext(digital_signature=True), [ExtendedKeyUsageOID.CODE_SIGNING])
     leaf = cert(name("rv leaf"), leaf_key, inter.subject, int_key, False,
                 ku_ext(digital_signature=True), [ExtendedKeyUsageOID.CODE_SIGNING])
     for fname, c in (("rv-root.pem", root), ("rv-int.pem", inter),
-                     ("rv-int-nocrl.pem", inter_nocrl), ("rv-signer.pem", signer)):
+                     ("rv-int-nocrl.pem", inter_nocrl), ("rv-signer.pem", signer),
+                     ("rv-int2.pem", inter2)):
         write(fname, c.public_bytes(serialization.Encoding.PEM))
 
     with open(os.path.join(HERE, "../pkcs7/content.bin"), "rb") as f:
@@ -172,6 +186,9 @@ def main():
                .add_signer(leaf, leaf_key, hashes.SHA256()).add_certificate(inter)
                .sign(serialization.Encoding.DER, opts))
     write("rv-leaf.der", message)
+    write("rv-leaf2.der", pkcs7.PKCS7SignatureBuilder().set_data(content)
+          .add_signer(leaf2, leaf2_key, hashes.SHA256()).add_certificate(inter2)
+          .add_certificate(inter).sign(serialization.Encoding.DER, opts))
 
     flags = x509.ReasonFlags
     year_ago = NOW - datetime.timedelta(days=365)
@@ -193,6 +210,7 @@ def main():
         "rv-int-by-signer.crl": crl(inter.subject, signer_key,
                                     [(leaf.serial_number, flags.key_compromise)]),
         "rv-int-by-signer-clean.crl": crl(inter.subject, signer_key),
+        "rv-int2.crl": crl(inter.subject, int2_key),
     }
     # The intermediate's name and key identifier, another key's signature.
     wrong = crl(inter.subject, other_key, [(leaf.serial_number, flags.key_compromise)])
