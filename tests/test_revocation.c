@@ -380,7 +380,10 @@ static void test_self_vouching(void **state)
 	unload(&f);
 }
 
-/* Each CRL signature checked counts against max_signatures, as any other. */
+/*
+ * Each CRL signature checked counts against max_signatures, as any other;
+ * and only the CRLs that can change a status are checked.
+ */
 static void test_budget(void **state)
 {
 	struct vouch_verify_opts opts = VOUCH_VERIFY_OPTS_INIT;
@@ -400,6 +403,25 @@ static void test_budget(void **state)
 			 -EBADMSG);
 	opts.max_signatures = 5;
 	assert_vouch_ok(vouch_pkcs7_verify(f.msg, f.content, f.content_len, f.kr, &opts, &res));
+	unload(&f);
+
+	/*
+	 * Once the leaf's status is known from rv-int.crl, the separate
+	 * signer's CRL, which does not list it, is not checked (it would cost
+	 * its signature and its signer's link): an issuer with many current
+	 * CRLs costs one check, not one per CRL.
+	 */
+	load(&f, "verify/rv-leaf.der");
+	add_signer(&f);
+	add_crl(&f, "rv-int.crl");
+	add_crl(&f, "rv-int-by-signer-clean.crl");
+	add_crl(&f, "rv-root.crl");
+	opts.crls = (const struct vouch_crl *const *)f.crls;
+	opts.crl_count = f.crl_count;
+	opts.extra_certs = (const struct vouch_x509_cert *const[]){ f.extra };
+	opts.extra_count = 1;
+	assert_vouch_ok(vouch_pkcs7_verify(f.msg, f.content, f.content_len, f.kr, &opts, &res));
+	assert_int_equal(res.crl_note_count, 0);
 	unload(&f);
 }
 

@@ -354,53 +354,64 @@ static int crl_signer(struct vouch_verify_run *r, struct vouch_crl_slot *s,
 /*
  * The status of c, issued by issuer, on a path to anchor: 0 (a used CRL
  * does not list it), -EKEYREVOKED (one does: st), -ENOKEY (no used CRL),
- * -EBADMSG (the budget exceeded), -ENOMEM. Every CRL of the issuer is
- * tried: one that lists c decides, whatever the others say.
+ * -EBADMSG (the budget exceeded), -ENOMEM. Every CRL of the issuer that
+ * lists c is tried first: one whose signature holds decides, whatever the
+ * others say. Then the others until one is used: once c's status is known,
+ * a CRL that does not list it cannot change it, and its signature is not
+ * checked (what is cheap to judge, usability and currency, still is, and
+ * noted). So the signatures checked are those of the CRLs listing c and
+ * one more, however many current CRLs an issuer has.
  */
 static int cert_status(struct vouch_verify_run *r, const struct vouch_x509_cert *c,
 		       const struct vouch_x509_cert *issuer, const struct vouch_x509_cert *anchor,
 		       struct guard *g, struct status *st)
 {
+	size_t len;
+	const uint8_t *serial = vouch_x509_serial(c, &len);
 	bool known = false;
 	int result = 0;
 
 	if (guarded(g, c) || g->count > MAX_NESTING)
 		return -ENOKEY;         /* its status would depend on itself */
 	g->certs[g->count++] = c;
-	for (size_t k = 0; k < r->crl_slot_count && !result; k++) {
-		struct vouch_crl_slot *s = &r->crl_slots[k];
-		const uint8_t *serial;
-		const char *why;
-		size_t len, index;
-		int rc;
+	for (int listing = 1; listing >= 0 && !result; listing--) {
+		for (size_t k = 0; k < r->crl_slot_count && !result; k++) {
+			struct vouch_crl_slot *s = &r->crl_slots[k];
+			const char *why;
+			size_t index = 0;
+			int rc;
 
-		if (!s->crl || !vouch_crl_issuer_matches(s->crl, issuer) || !vouch_crl_covers(s->crl, c))
-			continue;
-		if (vouch_crl_usable(s->crl, &why)) {
-			note(r, s, -ENOPKG, why);
-			continue;
+			if (!s->crl || !vouch_crl_issuer_matches(s->crl, issuer) ||
+			    !vouch_crl_covers(s->crl, c) ||
+			    (vouch_crl_find(s->crl, serial, len, &index) == 1) != listing)
+				continue;
+			if (vouch_crl_usable(s->crl, &why)) {
+				note(r, s, -ENOPKG, why);
+				continue;
+			}
+			if (!current(s->crl, r->crl_time)) {
+				note(r, s, -EKEYEXPIRED, "it is not current (thisUpdate to nextUpdate)");
+				continue;
+			}
+			if (known)
+				continue;       /* a CRL that does not list c: nothing to add */
+			rc = crl_signer(r, s, c, issuer, anchor, g);
+			if (rc == -ENOMEM || (rc == -EBADMSG && r->over_budget)) {
+				result = rc;
+				break;
+			}
+			if (rc) {
+				note(r, s, rc == -ENOPKG ? -ENOPKG : -EKEYREJECTED, signer_why(rc));
+				continue;
+			}
+			if (listing) {
+				st->revoked = c;
+				(void)vouch_crl_entry_info(s->crl, index, NULL, &st->reason, NULL);
+				result = -EKEYREVOKED;
+			}
+			s->used = true;
+			known = true;
 		}
-		if (!current(s->crl, r->crl_time)) {
-			note(r, s, -EKEYEXPIRED, "it is not current (thisUpdate to nextUpdate)");
-			continue;
-		}
-		rc = crl_signer(r, s, c, issuer, anchor, g);
-		if (rc == -ENOMEM || (rc == -EBADMSG && r->over_budget)) {
-			result = rc;
-			break;
-		}
-		if (rc) {
-			note(r, s, rc == -ENOPKG ? -ENOPKG : -EKEYREJECTED, signer_why(rc));
-			continue;
-		}
-		serial = vouch_x509_serial(c, &len);
-		if (vouch_crl_find(s->crl, serial, len, &index) == 1) {
-			st->revoked = c;
-			(void)vouch_crl_entry_info(s->crl, index, NULL, &st->reason, NULL);
-			result = -EKEYREVOKED;
-		}
-		s->used = true;
-		known = true;
 	}
 	g->count--;
 	return result ? result : known ? 0 : -ENOKEY;

@@ -84,8 +84,11 @@
  * certificate and why). CRLs that concerned a chain but could not be used
  * are listed in vouch_verify_result.crl_notes. VOUCH_VERIFY_NO_CRL ignores
  * them all. A signer certificate in the keyring is its own anchor: nothing
- * to check. Each CRL signature checked counts against the work budget
- * (a CRL given in several places is checked once per call),
+ * to check. The CRLs that list a certificate are tried first, and once its
+ * status is known the signature of a CRL that does not list it is not
+ * checked (it could not change the status; its usability and currency
+ * still are, and noted). Each CRL signature checked counts against the
+ * work budget (a CRL given in several places is checked once per call),
  * each CRL's tbsCertList is hashed at most once per call, and a serial is
  * looked up in O(log n).
  *
