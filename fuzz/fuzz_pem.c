@@ -168,7 +168,9 @@ static void try_keys(const char *text, size_t len)
 		return;
 	rc = vouch_keyring_add_pem(kr, text, len);
 	check_rc(rc, -EBADMSG, -ENOPKG, -E2BIG, -EBADMSG);
-	if (rc == 0 && vouch_keyring_count(kr) == 0)
+	/* Success means a certificate or a CRL was kept (a CRL-only text is a
+	 * keyring's CRLs, issue 27). */
+	if (rc == 0 && vouch_keyring_count(kr) == 0 && vouch_keyring_crl_count(kr) == 0)
 		abort();
 	vouch_keyring_free(kr);
 }

@@ -834,6 +834,23 @@ static void test_keyring_skips(void **state)
 	assert_int_equal(vouch_keyring_crl_count(kr), 1);
 	assert_non_null(vouch_keyring_crl(kr, 0));
 	assert_null(vouch_keyring_crl(kr, 1));
+	/* A text of CRLs alone adds them and succeeds (fuzz_pem's finding: its
+	 * invariant still wanted a certificate). */
+	{
+		struct vouch_keyring *crls_only;
+		size_t len;
+		uint8_t *pem = vt_read_file(vt_data("format/trust-crl.pem"), &len);
+		const char *end = strstr((const char *)pem, "-----END X509 CRL-----");
+
+		assert_non_null(end);
+		assert_vouch_ok(vouch_keyring_new(&crls_only));
+		assert_vouch_ok(vouch_keyring_add_pem(crls_only, (const char *)pem,
+						      (size_t)(end - (const char *)pem) + 23));
+		assert_int_equal(vouch_keyring_count(crls_only), 0);
+		assert_int_equal(vouch_keyring_crl_count(crls_only), 1);
+		vouch_keyring_free(crls_only);
+		free(pem);
+	}
 	assert_int_equal(vouch_keyring_count(kr), 2);
 	/* Explanatory text before the block; a BEGIN inside a line is text. */
 	assert_vouch_ok(vouch_keyring_add_file(kr, vt_data("format/trust-text.pem")));

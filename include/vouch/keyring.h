@@ -15,7 +15,7 @@
  * checks (vouch/verify.h, "Revocation": as untrusted as any other CRL,
  * used only if their signatures verify). Each skip is told to the
  * notice callback (vouch_keyring_set_notice()), never silently. A file or
- * directory that yields no certificate at all is still an error, and
+ * directory that yields neither a certificate nor a CRL is still an error, and
  * VOUCH_KEYRING_STRICT restores all-or-nothing loading. Each is parsed (vouch/x509.h) and its public key
  * loaded (vouch/pubkey.h) when added; the keyring keeps its own copy of the
  * bytes. What "trusted" means is decided by the verifier (vouch/verify.h):
@@ -117,12 +117,13 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_keyring_add_der(struct vouch_keyring *k
 
 /**
  * Add every CERTIFICATE block of PEM text (blocks taken whole, from lines
- * of their own; explanatory text around them allowed), skipping what
- * cannot be used unless the keyring is strict (see above).
- * @return 0 if a certificate was added (a strict keyring: if all were);
- *         otherwise the code of the first certificate that failed (those
- *         before it stay added), -EBADMSG for a malformed PEM block or a
- *         text without any certificate; -E2BIG if the keyring is full;
+ * of their own; explanatory text around them allowed), and keep every
+ * "X509 CRL" block, skipping what cannot be used unless the keyring is
+ * strict (see above).
+ * @return 0 if a certificate or a CRL was added (a strict keyring: if all
+ *         were); otherwise the code of the first certificate that failed
+ *         (those before it stay added), -EBADMSG for a malformed PEM block
+ *         or a text without any certificate or CRL; -E2BIG if the keyring is full;
  *         -ENOMEM; -EINVAL for NULL arguments.
  */
 VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_keyring_add_pem(struct vouch_keyring *kr,
@@ -138,12 +139,12 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_keyring_add_file(struct vouch_keyring *
 							  const char *path);
 
 /**
- * Add the certificates of every regular file of a directory (not
- * recursively; names starting with '.' skipped), in name order. A file
- * without a usable certificate is skipped with a notice, unless the
- * keyring is strict.
- * @return -errno if the directory cannot be read; 0 if a certificate was
- *         added or the directory has no file; otherwise the first file's
+ * Add the certificates (and CRLs) of every regular file of a directory
+ * (not recursively; names starting with '.' skipped), in name order. A
+ * file without a usable certificate or CRL is skipped with a notice,
+ * unless the keyring is strict.
+ * @return -errno if the directory cannot be read; 0 if a certificate or
+ *         CRL was added or the directory has no file; otherwise the first file's
  *         error. Errors no load skips (a file that cannot be read,
  *         -ENOMEM, -E2BIG for a full keyring) and, for a strict keyring,
  *         any file's error are returned after the other files were tried.
