@@ -635,9 +635,7 @@ unsigned vouch_crl_flags(const struct vouch_crl *crl)
 /* A byte field: its bytes and length, or NULL and 0 when absent. */
 static const uint8_t *field(const struct vouch_crl *crl, struct vouch_span s, size_t *len)
 {
-	if (len)
-		*len = s.len;
-	return s.len ? crl->bytes + s.off : NULL;
+	return vouch_der_span_field(crl->bytes, s, len);
 }
 
 /* see vouch/crl.h */

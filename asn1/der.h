@@ -294,6 +294,18 @@ static inline uint8_t vouch_der_span_tag(const uint8_t *root, struct vouch_span 
 	return root[tlv.off];
 }
 
+/*
+ * A parsed object's byte field for its accessor: the span's bytes in root
+ * and their length (if len is not NULL), or NULL and 0 when it is absent.
+ */
+static inline const uint8_t *vouch_der_span_field(const uint8_t *root, struct vouch_span s,
+						  size_t *len)
+{
+	if (len)
+		*len = s.len;
+	return s.len ? root + s.off : NULL;
+}
+
 /* 1 if the span's bytes equal want[0..want_len), else 0. */
 int vouch_der_span_eq(const uint8_t *root, struct vouch_span span, const uint8_t *want,
 		      size_t want_len);

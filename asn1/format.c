@@ -131,32 +131,23 @@ int vouch_x509_file_next(const uint8_t *file, size_t len, size_t *pos,
 /* see vouch/crl.h */
 int vouch_crl_file_next(struct vouch_crl **out, const uint8_t *file, size_t len, size_t *pos)
 {
-	struct vouch_pem_block block;
+	struct vouch_x509_file_item item;
 	int rc;
 
 	if (!out)
 		return -EINVAL;
 	*out = NULL;
-	if (!file || !pos || *pos > len)
-		return -EINVAL;
-	if (is_der_certs_file(file, len)) {
-		if (*pos != 0)
-			return 0;               /* the one CRL was taken */
-		rc = vouch_crl_parse(out, file, len);
-		if (rc)
-			return rc;
-		*pos = len;
-		return 1;
-	}
-	rc = vouch_pem_next_block((const char *)file, len, pos, &block);
-	if (rc == -ENOENT)
-		return 0;
-	if (rc)
+	/* The items of a certificate file: the same format decision. */
+	rc = vouch_x509_file_next(file, len, pos, &item);
+	if (rc <= 0)
 		return rc;
-	if (strcmp(block.label, "X509 CRL") != 0) {
-		free(block.der);
-		return -EBADMSG;                /* a CRL file holds CRLs only */
+	if (!item.owned) {
+		rc = vouch_crl_parse(out, item.der, item.der_len);  /* DER: the file's bytes */
+	} else if (strcmp(item.label, "X509 CRL") != 0) {
+		free(item.owned);
+		rc = -EBADMSG;                  /* a CRL file holds CRLs only */
+	} else {
+		rc = vouch_crl_parse_owned(out, item.owned, item.der_len);
 	}
-	rc = vouch_crl_parse_owned(out, block.der, block.der_len);
 	return rc ? rc : 1;
 }

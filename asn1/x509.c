@@ -806,9 +806,7 @@ int vouch_x509_parse_copy(struct vouch_x509_cert **out, const uint8_t *der, size
 /* A byte field: its bytes and length, or NULL and 0 when absent. */
 static const uint8_t *field(const struct vouch_x509_cert *cert, struct vouch_span s, size_t *len)
 {
-	if (len)
-		*len = s.len;
-	return s.len ? cert->bytes + s.off : NULL;
+	return vouch_der_span_field(cert->bytes, s, len);
 }
 
 /* see vouch/x509.h */
