@@ -153,6 +153,9 @@ static void stop_worker(struct vouch_sandbox *sb)
 	sig = vouch_sbw_process_stop(&sb->proc);
 	if (sig)
 		sb->last_signal = sig;
+	/* A keeper learns that the worker could not be run only at its end. */
+	if (sb->proc.exec_errno)
+		sb->start_errno = sb->proc.exec_errno;
 }
 
 static int start_worker(struct vouch_sandbox *sb)

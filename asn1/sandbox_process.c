@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "raw_syscall.h"
 #include "sandbox_process.h"
 #include "sandbox_wire.h"
 #include "sandbox_worker.h"
@@ -81,7 +82,8 @@
 /* What the keeper is to start: the host's memory, read before its report. */
 struct keeper_job {
 	const struct vouch_sbw_spawn *how;
-	char *const *argv;      /* exec */
+	char memory_arg[24];    /* exec: the worker's two arguments */
+	char flags_arg[16];
 	uint64_t memory;        /* fork: the worker's RLIMIT_AS */
 	char *spawn_stack;      /* exec: the top of the exec'd child's stack */
 };
@@ -113,27 +115,33 @@ struct spawn_args {
 };
 
 /*
- * The child, on its own stack in its parent's memory (CLONE_VM) while the
- * parent waits (CLONE_VFORK): only async-signal-safe calls until execve.
+ * The child, on its own stack in its parent's memory (CLONE_VM): raw
+ * system calls only until execve (raw_syscall.h), because it shares the
+ * host thread's errno and, cloned by a keeper, runs beside the host.
  * Every signal is blocked, so no handler of the host runs here; execve()
  * then resets the handlers. A keeper's child dies with it (and the check
  * after the prctl catches a keeper that died first).
  */
 static int spawn_child(void *arg)
 {
-	const struct spawn_args *a = arg;
+	struct spawn_args *a = arg;
 	static char *const envp[] = { NULL };
+	long rc = 0;
 
-	if (a->parent && (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != a->parent))
-		_exit(127);
-	/* dup2 clears O_CLOEXEC, except onto itself. */
-	if (a->fd == VOUCH_SBW_CHANNEL ? fcntl(VOUCH_SBW_CHANNEL, F_SETFD, 0) < 0
-				       : dup2(a->fd, VOUCH_SBW_CHANNEL) < 0)
-		_exit(127);
-	execve(a->path, a->argv, envp);
-	/* Shared memory, and the parent waits: it reads this after we exit. */
-	((struct spawn_args *)arg)->exec_errno = errno;
-	_exit(127);
+	if (a->parent && (vouch_raw_syscall2(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL) != 0 ||
+			  vouch_raw_syscall0(SYS_getppid) != a->parent))
+		rc = -ECHILD;
+	/* dup3 clears O_CLOEXEC, but refuses to copy onto itself. */
+	else if (a->fd == VOUCH_SBW_CHANNEL)
+		rc = vouch_raw_syscall3(SYS_fcntl, VOUCH_SBW_CHANNEL, F_SETFD, 0);
+	else
+		rc = vouch_raw_syscall3(SYS_dup3, a->fd, VOUCH_SBW_CHANNEL, 0);
+	/* Only the execve's errno says the worker cannot be run; the parent
+	 * reads it after reaping this process. */
+	if (rc >= 0)
+		a->exec_errno = (int)-vouch_raw_syscall3(SYS_execve, a->path, a->argv, envp);
+	vouch_raw_syscall1(SYS_exit_group, 127);
+	__builtin_unreachable();
 }
 
 /*
@@ -152,7 +160,10 @@ static int exec_failed(const struct spawn_args *a, pid_t pid, int *pidfd)
 	return a->exec_errno;
 }
 
-/* Clone the exec'd child on stack (its top): its pid, *pidfd its pidfd. */
+/*
+ * The worker as the host's own child (no keeper), on stack (its top): its
+ * pid, *pidfd its pidfd. CLONE_VFORK: the host waits for the execve.
+ */
 static pid_t clone_exec(struct spawn_args *a, char *stack, int *pidfd)
 {
 	return clone(spawn_child, stack, CLONE_VM | CLONE_VFORK | CLONE_PIDFD | SIGCHLD,
@@ -178,36 +189,44 @@ static pid_t fork_child(const struct keeper_job *job, pid_t keeper)
 
 /*
  * The keeper, on its own stack in the host's memory and (until the worker
- * is started) descriptor table, every signal blocked. It starts the worker, reports its pidfd through
- * p (then never touches the host's memory again but to wake the host),
+ * is started) descriptor table, every signal blocked. It starts the
+ * worker and reports its pidfd through p: the host waits for that report,
+ * not for the worker's execve, which goes on beside the host. Then it
  * waits for the worker and exits with its exit code, or 128 + the signal
- * that ended it (the worker's own codes are below 128). It shares the
- * thread pointer of the host's thread that made it, so it makes no call
- * that uses thread-local state but errno, which a failing call would set
- * in that thread (a harmless race: nothing reads errno across it).
+ * that ended it (the worker's own codes are below 128). After the report
+ * it touches the host's memory only to wake the host and to leave there
+ * why the worker could not be run, which the host reads after reaping it.
+ * It shares the thread pointer of the host's thread that made it, so it
+ * makes no call that uses thread-local state but errno: glibc's calls
+ * before the report (a failing one sets the host thread's errno, which
+ * nothing reads while the host waits), raw ones (raw_syscall.h) after.
  */
 NO_ASAN static int keeper_main(void *arg)
 {
 	struct vouch_sbw_process *p = arg;
 	const struct keeper_job *job = p->job;
 	const struct sigaction dfl = { .sa_handler = SIG_DFL };
+	int forked = job->how->fork, pidfd = -1, status = 0;
 	pid_t self = getpid(), pid;
-	int pidfd = -1, status = 0;
+	/* The exec'd child reads these after the report: this stack's copies. */
+	char memory_arg[sizeof(job->memory_arg)], flags_arg[sizeof(job->flags_arg)];
+	char *argv[] = { (char *)"vouch-parse-worker", memory_arg, flags_arg, NULL };
+	struct spawn_args a = { job->how->path, job->how->channel, argv, self, 0 };
 
+	memcpy(memory_arg, job->memory_arg, sizeof(memory_arg));
+	memcpy(flags_arg, job->flags_arg, sizeof(flags_arg));
 	/* Its handlers are a copy of the host's: a host that ignores
 	 * SIGCHLD would have the kernel reap the worker, status and all. */
 	sigaction(SIGCHLD, &dfl, NULL);
-	if (job->how->fork) {
+	if (forked) {
 		pid = fork_child(job, self);
 		if (pid > 0)
 			pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	} else {
-		struct spawn_args a = { job->how->path, job->how->channel, job->argv, self, 0 };
-
-		pid = clone_exec(&a, job->spawn_stack, &pidfd);
-		p->exec_errno = exec_failed(&a, pid, &pidfd);
-		if (p->exec_errno)
-			pid = -1;
+		/* No CLONE_VFORK: the child copies the descriptor table now,
+		 * then execs while the host goes on. */
+		pid = clone(spawn_child, job->spawn_stack, CLONE_VM | CLONE_PIDFD | SIGCHLD, &a,
+			    &pidfd);
 	}
 	/*
 	 * The worker's pidfd is in the host's table; from here the keeper
@@ -223,12 +242,14 @@ NO_ASAN static int keeper_main(void *arg)
 	}
 	p->worker_pidfd = pidfd;
 	atomic_store_explicit(&p->report, pid > 0 ? 1 : -1, memory_order_release);
-	syscall(SYS_futex, &p->report, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+	vouch_raw_syscall3(SYS_futex, &p->report, FUTEX_WAKE_PRIVATE, 1);
 	if (pid <= 0)
 		return 127;
 	/* Every signal is blocked: no EINTR. */
-	if (syscall(SYS_wait4, pid, &status, __WALL, NULL) != pid)
+	if (vouch_raw_syscall4(SYS_wait4, pid, (long)&status, __WALL, 0) != pid)
 		return 127;
+	if (!forked && a.exec_errno)
+		p->exec_errno = a.exec_errno;
 	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 }
 
@@ -337,8 +358,9 @@ static int open_pidfd(pid_t pid)
 }
 
 /* The worker executable as the host's child. */
-static int start_direct_exec(struct vouch_sbw_process *p, const struct keeper_job *job)
+static int start_direct_exec(struct vouch_sbw_process *p, struct keeper_job *job)
 {
+	char *argv[] = { (char *)"vouch-parse-worker", job->memory_arg, job->flags_arg, NULL };
 #ifdef UNDER_TSAN
 	static char *const envp[] = { NULL };
 	posix_spawn_file_actions_t fa;
@@ -349,7 +371,7 @@ static int start_direct_exec(struct vouch_sbw_process *p, const struct keeper_jo
 	/* dup2 onto itself clears O_CLOEXEC (glibc 2.29 and later). */
 	rc = posix_spawn_file_actions_adddup2(&fa, job->how->channel, VOUCH_SBW_CHANNEL);
 	if (rc == 0)
-		rc = posix_spawn(&p->pid, job->how->path, &fa, NULL, job->argv, envp);
+		rc = posix_spawn(&p->pid, job->how->path, &fa, NULL, argv, envp);
 	posix_spawn_file_actions_destroy(&fa);
 	if (rc) {
 		p->exec_errno = rc;             /* posix_spawn reports execve's errno */
@@ -357,7 +379,7 @@ static int start_direct_exec(struct vouch_sbw_process *p, const struct keeper_jo
 	}
 	p->pidfd = open_pidfd(p->pid);
 #else
-	struct spawn_args a = { job->how->path, job->how->channel, job->argv, 0, 0 };
+	struct spawn_args a = { job->how->path, job->how->channel, argv, 0, 0 };
 	sigset_t all, old;
 	void *stack;
 
@@ -430,9 +452,7 @@ static int read_self_stat(long *threads, uint64_t *vsize)
 
 int vouch_sbw_process_start(struct vouch_sbw_process *p, const struct vouch_sbw_spawn *how)
 {
-	char mem[24], flags[16];
-	char *argv[] = { (char *)"vouch-parse-worker", mem, flags, NULL };
-	struct keeper_job job = { how, argv, 0, NULL };
+	struct keeper_job job = { .how = how };
 	int fork_mode = how->fork && !UNDER_VALGRIND();
 	uint64_t vsize = 0;
 	long threads = 0;
@@ -440,8 +460,9 @@ int vouch_sbw_process_start(struct vouch_sbw_process *p, const struct vouch_sbw_
 	/* The rule holds under valgrind too, where the worker is exec'd instead. */
 	if (how->fork && (read_self_stat(&threads, &vsize) || threads != 1))
 		return -EINVAL;
-	snprintf(mem, sizeof(mem), "%llu", (unsigned long long)how->memory_limit);
-	snprintf(flags, sizeof(flags), "%u", how->flags);
+	snprintf(job.memory_arg, sizeof(job.memory_arg), "%llu",
+		 (unsigned long long)how->memory_limit);
+	snprintf(job.flags_arg, sizeof(job.flags_arg), "%u", how->flags);
 	if (fork_mode) {
 		/* The limit is on top of what the copy inherits. */
 		job.memory = vsize > UINT64_MAX - how->memory_limit ? UINT64_MAX

@@ -37,7 +37,7 @@ struct vouch_sbw_process {
 	int pidfd;              /* its pidfd; -1: no process */
 	int worker_pidfd;       /* the worker's, to kill it (the keeper's child) */
 	int kept;               /* pid is a keeper */
-	int exec_errno;         /* after a failed start: execve()'s errno, or 0 */
+	int exec_errno;         /* execve()'s errno if the worker could not be run, or 0 */
 	/* Between the keeper's start and its report only. */
 	atomic_int report;      /* 0 until the keeper reports; 1 started, -1 failed */
 	const void *job;        /* what the keeper is to start */
@@ -56,9 +56,12 @@ void vouch_sbw_process_init(struct vouch_sbw_process *p);
 /*
  * Start a worker as how says. A fork start needs a host of one thread
  * (-EINVAL otherwise: a copy of a threaded process may hold another
- * thread's locks). 0, -EINVAL, -ENOMEM or -ECHILD; when -ECHILD is
- * because the worker executable cannot be run, p->exec_errno holds
- * execve()'s errno (ENOENT, EACCES, ENOEXEC, ...).
+ * thread's locks). 0, -EINVAL, -ENOMEM or -ECHILD. Through a keeper, the
+ * worker's execve() goes on after the return: an executable that cannot
+ * be run shows as a worker that exits at once (its channel closes), and
+ * p->exec_errno holds execve()'s errno (ENOENT, EACCES, ENOEXEC, ...)
+ * once vouch_sbw_process_stop() has reaped it; without a keeper, when
+ * this returns -ECHILD.
  */
 int vouch_sbw_process_start(struct vouch_sbw_process *p, const struct vouch_sbw_spawn *how);
 

@@ -772,19 +772,44 @@ static void test_fork_mode_host(void **state)
 	assert_no_children();
 }
 
-/* A worker path that does not exist: a clean -ECHILD, not a hang. */
-static void test_missing_worker(void **state)
+/*
+ * A worker that cannot be run: a clean -ECHILD, not a hang, and
+ * execve()'s errno named, although through a keeper the start returns
+ * before the worker's execve (which then fails beside the host).
+ */
+static void expect_start_error(const char *path, int expected)
 {
-	struct vouch_sandbox_opts opts = { sizeof(opts), 0, 0, 0, "/nonexistent/vouch-parse-worker" };
+	struct vouch_sandbox_opts opts = { sizeof(opts), 0, 0, 0, path };
 	struct vouch_sandbox *sb;
 	struct vouch_x509_cert *cert;
 	uint8_t b[2] = { 0x30, 0x00 };
+	int rc;
 
-	(void)state;
 	assert_vouch_ok(vouch_sandbox_new(&sb, &opts));
 	assert_vouch_err(vouch_sandbox_x509_parse(sb, &cert, b, 2), -ECHILD);
+	assert_int_equal(vouch_sandbox_last_start_error(sb), expected);
+	assert_int_equal(vouch_sandbox_last_signal(sb), 0);
+	/* Again, started ahead of the request (-ECHILD without a keeper). */
+	rc = vouch_sandbox_start(sb);
+	assert_true(rc == 0 || rc == -ECHILD);
+	assert_vouch_err(vouch_sandbox_x509_parse(sb, &cert, b, 2), -ECHILD);
+	assert_int_equal(vouch_sandbox_last_start_error(sb), expected);
 	vouch_sandbox_free(sb);
 	assert_no_children();
+}
+
+static void test_missing_worker(void **state)
+{
+	char path[] = "/tmp/vouch-worker-XXXXXX";
+	int fd = mkstemp(path);
+
+	(void)state;
+	expect_start_error("/nonexistent/vouch-parse-worker", ENOENT);
+	/* A file without execute permission. */
+	assert_true(fd >= 0);
+	close(fd);
+	expect_start_error(path, EACCES);
+	unlink(path);
 }
 
 int main(int argc, char **argv)
