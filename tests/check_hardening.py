@@ -5,7 +5,8 @@ Read from the ELF files with readelf, for libvouch.so and each installed
 tool: full RELRO (a GNU_RELRO segment and BIND_NOW), no executable stack,
 no text relocations, position independence (a PIE for the tools), the
 stack protector (__stack_chk_fail imported) and _FORTIFY_SOURCE (some
-__*_chk function imported). For -fcf-protection, the objects of the
+__*_chk function imported; for the static PIEs, which import nothing,
+called by their own objects or the library's linked into them). For -fcf-protection, the objects of the
 library and the tools must carry the x86 IBT and SHSTK properties; the
 linked files do not, on Debian 12, because its C runtime start files
 (crt1.o, crti.o) lack the property and the linker keeps only what every
@@ -23,6 +24,15 @@ import sys
 def readelf(*args):
     return subprocess.run(['readelf', '--wide'] + list(args), check=True,
                           capture_output=True, text=True).stdout
+
+
+def undefined_in_objects(objects_dir):
+    """The names the objects in objects_dir refer to without defining."""
+    names = set()
+    for obj in glob.glob(os.path.join(objects_dir, '*.o')):
+        out = subprocess.run(['nm', '-u', obj], check=True, capture_output=True, text=True).stdout
+        names.update(line.split()[-1] for line in out.splitlines() if line.strip())
+    return names
 
 
 def check_linked(path, is_exe):
@@ -44,6 +54,15 @@ def check_linked(path, is_exe):
     if is_exe and not re.search(r'\(FLAGS_1\).*\bPIE\b', dyn):
         failures.append('not a PIE (-fPIE -pie)')
     imported = set(re.findall(r'\sUND\s+(\w+)', syms))
+    # A static PIE (no program interpreter: the C library is inside, so
+    # it imports nothing) is asked what its own objects call, with the
+    # library's objects linked into it.
+    if is_exe and 'INTERP' not in segments:
+        build = os.path.dirname(os.path.dirname(path))
+        imported = undefined_in_objects(os.path.join(os.path.dirname(path),
+                                                     os.path.basename(path) + '.p'))
+        for layer in glob.glob(os.path.join(build, 'libvouch-*.a.p')):
+            imported |= undefined_in_objects(layer)
     if '__stack_chk_fail' not in imported:
         failures.append('no __stack_chk_fail: built without the stack protector')
     if not any(re.fullmatch(r'__\w+_chk', s) for s in imported):
@@ -67,7 +86,8 @@ def main():
     lib = sorted(p for p in glob.glob(os.path.join(build, 'libvouch.so.*'))
                  if re.search(r'\.so\.\d+\.\d+\.\d+$', p))
     tools = [os.path.join(build, 'tools', t)
-             for t in ('pkcs7verify', 'vouch-hash', 'vouch-rand', 'vouch-bench')]
+             for t in ('pkcs7verify', 'fwcheck', 'vouch-parse-worker', 'vouch-hash',
+                       'vouch-rand', 'vouch-bench')]
     failed, checked = 0, 0
     for path, is_exe in [(p, False) for p in lib] + [(t, True) for t in tools]:
         checked += 1
