@@ -161,7 +161,8 @@ static void stop_worker(struct vouch_sandbox *sb)
 static int start_worker(struct vouch_sandbox *sb)
 {
 	struct vouch_sbw_spawn how = { sb->worker, (sb->flags & VOUCH_SANDBOX_FORK) != 0, -1,
-				       sb->memory_limit, sb->flags };
+				       sb->memory_limit, sb->flags,
+				       (sb->flags & VOUCH_SANDBOX_OWN_CHILD) != 0 };
 	int sv[2], rc;
 
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))

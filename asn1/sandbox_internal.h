@@ -23,7 +23,8 @@
 /* The options flags of vouch/sandbox.h: all a caller of the installed
  * library may pass. */
 #define VOUCH_SANDBOX_PUBLIC_FLAGS \
-	(VOUCH_SANDBOX_ONE_SHOT | VOUCH_SANDBOX_FORK | VOUCH_SANDBOX_NO_SPIN)
+	(VOUCH_SANDBOX_ONE_SHOT | VOUCH_SANDBOX_FORK | VOUCH_SANDBOX_NO_SPIN | \
+	 VOUCH_SANDBOX_OWN_CHILD)
 
 #ifdef VOUCH_TEST_SEAMS
 /*

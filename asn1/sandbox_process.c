@@ -82,10 +82,7 @@
 /* What the keeper is to start: the host's memory, read before its report. */
 struct keeper_job {
 	const struct vouch_sbw_spawn *how;
-	char memory_arg[24];    /* exec: the worker's two arguments */
-	char flags_arg[16];
 	uint64_t memory;        /* fork: the worker's RLIMIT_AS */
-	char *spawn_stack;      /* exec: the top of the exec'd child's stack */
 };
 
 int vouch_sbw_process_kept(void)
@@ -106,14 +103,6 @@ void vouch_sbw_process_init(struct vouch_sbw_process *p)
 /* ---- The exec'd worker ---- */
 
 #ifndef UNDER_TSAN
-struct spawn_args {
-	const char *path;
-	int fd;
-	char *const *argv;
-	pid_t parent;           /* the keeper, or 0 */
-	int exec_errno;         /* set by the child if execve() failed */
-};
-
 /*
  * The child, on its own stack in its parent's memory (CLONE_VM): raw
  * system calls only until execve (raw_syscall.h), because it shares the
@@ -124,7 +113,7 @@ struct spawn_args {
  */
 static int spawn_child(void *arg)
 {
-	struct spawn_args *a = arg;
+	struct vouch_sbw_exec *a = arg;
 	static char *const envp[] = { NULL };
 	long rc = 0;
 
@@ -144,30 +133,24 @@ static int spawn_child(void *arg)
 	__builtin_unreachable();
 }
 
-/*
- * After clone_exec(): 0 if the child is running the worker; if its
- * execve() failed, the child (gone already) reaped, its pidfd closed, and
- * the errno, which says the worker cannot be run (ENOENT, EACCES, ...).
- */
-static int exec_failed(const struct spawn_args *a, pid_t pid, int *pidfd)
+/* The top of the exec'd child's stack, below the keeper's (map_stacks()). */
+static char *spawn_stack_top(const struct vouch_sbw_process *p)
 {
-	if (pid <= 0 || a->exec_errno == 0)
-		return 0;
-	syscall(SYS_wait4, pid, NULL, __WALL, NULL);
-	if (*pidfd >= 0)
-		close(*pidfd);
-	*pidfd = -1;
-	return a->exec_errno;
+	return (char *)p->stack + sysconf(_SC_PAGESIZE) + SPAWN_STACK;
 }
 
 /*
- * The worker as the host's own child (no keeper), on stack (its top): its
- * pid, *pidfd its pidfd. CLONE_VFORK: the host waits for the execve.
+ * Clone the child that execs the worker, on its own stack in this
+ * process's memory: its pid (*pidfd its pidfd), or -1. It runs beside its
+ * parent, which does not wait for the execve; except under valgrind,
+ * which runs such a child only as a vfork (the parent then waits).
  */
-static pid_t clone_exec(struct spawn_args *a, char *stack, int *pidfd)
+static pid_t clone_exec(struct vouch_sbw_process *p, int *pidfd)
 {
-	return clone(spawn_child, stack, CLONE_VM | CLONE_VFORK | CLONE_PIDFD | SIGCHLD,
-		     a, pidfd);
+	int vfork = UNDER_VALGRIND() ? CLONE_VFORK : 0;
+
+	return clone(spawn_child, spawn_stack_top(p), CLONE_VM | CLONE_PIDFD | vfork | SIGCHLD,
+		     &p->exec, pidfd);
 }
 #endif
 
@@ -194,8 +177,9 @@ static pid_t fork_child(const struct keeper_job *job, pid_t keeper)
  * not for the worker's execve, which goes on beside the host. Then it
  * waits for the worker and exits with its exit code, or 128 + the signal
  * that ended it (the worker's own codes are below 128). After the report
- * it touches the host's memory only to wake the host and to leave there
- * why the worker could not be run, which the host reads after reaping it.
+ * it touches the host's memory only to wake the host (its exec'd child
+ * leaves there why the worker could not be run, p->exec, which the host
+ * reads after reaping the keeper).
  * It shares the thread pointer of the host's thread that made it, so it
  * makes no call that uses thread-local state but errno: glibc's calls
  * before the report (a failing one sets the host thread's errno, which
@@ -206,27 +190,21 @@ NO_ASAN static int keeper_main(void *arg)
 	struct vouch_sbw_process *p = arg;
 	const struct keeper_job *job = p->job;
 	const struct sigaction dfl = { .sa_handler = SIG_DFL };
-	int forked = job->how->fork, pidfd = -1, status = 0;
 	pid_t self = getpid(), pid;
-	/* The exec'd child reads these after the report: this stack's copies. */
-	char memory_arg[sizeof(job->memory_arg)], flags_arg[sizeof(job->flags_arg)];
-	char *argv[] = { (char *)"vouch-parse-worker", memory_arg, flags_arg, NULL };
-	struct spawn_args a = { job->how->path, job->how->channel, argv, self, 0 };
+	int pidfd = -1, status = 0;
 
-	memcpy(memory_arg, job->memory_arg, sizeof(memory_arg));
-	memcpy(flags_arg, job->flags_arg, sizeof(flags_arg));
 	/* Its handlers are a copy of the host's: a host that ignores
 	 * SIGCHLD would have the kernel reap the worker, status and all. */
 	sigaction(SIGCHLD, &dfl, NULL);
-	if (forked) {
+	if (job->how->fork) {
 		pid = fork_child(job, self);
 		if (pid > 0)
 			pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	} else {
-		/* No CLONE_VFORK: the child copies the descriptor table now,
-		 * then execs while the host goes on. */
-		pid = clone(spawn_child, job->spawn_stack, CLONE_VM | CLONE_PIDFD | SIGCHLD, &a,
-			    &pidfd);
+		/* The child copies the descriptor table now, then execs while
+		 * the host goes on; it dies with this keeper. */
+		p->exec.parent = self;
+		pid = clone_exec(p, &pidfd);
 	}
 	/*
 	 * The worker's pidfd is in the host's table; from here the keeper
@@ -248,13 +226,14 @@ NO_ASAN static int keeper_main(void *arg)
 	/* Every signal is blocked: no EINTR. */
 	if (vouch_raw_syscall4(SYS_wait4, pid, (long)&status, __WALL, 0) != pid)
 		return 127;
-	if (!forked && a.exec_errno)
-		p->exec_errno = a.exec_errno;
 	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 }
 
-/* The keeper's stack, mapped once, with a guard page below it. */
-static int map_keeper_stack(struct vouch_sbw_process *p)
+/*
+ * The stacks, mapped once: a guard page, the exec'd child's, the
+ * keeper's (a forked worker's too).
+ */
+static int map_stacks(struct vouch_sbw_process *p)
 {
 	size_t guard = (size_t)sysconf(_SC_PAGESIZE);
 	char *base;
@@ -299,10 +278,9 @@ static int start_kept(struct vouch_sbw_process *p, struct keeper_job *job)
 	sigset_t all, old;
 	int rc;
 
-	rc = map_keeper_stack(p);
+	rc = map_stacks(p);
 	if (rc)
 		return rc;
-	job->spawn_stack = (char *)p->stack + guard + SPAWN_STACK;
 	p->job = job;
 	p->worker_pidfd = -1;
 	p->exec_errno = 0;
@@ -358,9 +336,8 @@ static int open_pidfd(pid_t pid)
 }
 
 /* The worker executable as the host's child. */
-static int start_direct_exec(struct vouch_sbw_process *p, struct keeper_job *job)
+static int start_direct_exec(struct vouch_sbw_process *p)
 {
-	char *argv[] = { (char *)"vouch-parse-worker", job->memory_arg, job->flags_arg, NULL };
 #ifdef UNDER_TSAN
 	static char *const envp[] = { NULL };
 	posix_spawn_file_actions_t fa;
@@ -369,9 +346,9 @@ static int start_direct_exec(struct vouch_sbw_process *p, struct keeper_job *job
 	if (posix_spawn_file_actions_init(&fa))
 		return -ENOMEM;
 	/* dup2 onto itself clears O_CLOEXEC (glibc 2.29 and later). */
-	rc = posix_spawn_file_actions_adddup2(&fa, job->how->channel, VOUCH_SBW_CHANNEL);
+	rc = posix_spawn_file_actions_adddup2(&fa, p->exec.fd, VOUCH_SBW_CHANNEL);
 	if (rc == 0)
-		rc = posix_spawn(&p->pid, job->how->path, &fa, NULL, argv, envp);
+		rc = posix_spawn(&p->pid, p->exec.path, &fa, NULL, p->exec.argv, envp);
 	posix_spawn_file_actions_destroy(&fa);
 	if (rc) {
 		p->exec_errno = rc;             /* posix_spawn reports execve's errno */
@@ -379,21 +356,16 @@ static int start_direct_exec(struct vouch_sbw_process *p, struct keeper_job *job
 	}
 	p->pidfd = open_pidfd(p->pid);
 #else
-	struct spawn_args a = { job->how->path, job->how->channel, argv, 0, 0 };
 	sigset_t all, old;
-	void *stack;
+	int rc = map_stacks(p);
 
-	stack = mmap(NULL, SPAWN_STACK, PROT_READ | PROT_WRITE,
-		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-	if (stack == MAP_FAILED)
-		return -ENOMEM;
+	if (rc)
+		return rc;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	p->pid = clone_exec(&a, (char *)stack + SPAWN_STACK, &p->pidfd);
-	p->exec_errno = exec_failed(&a, p->pid, &p->pidfd);
+	p->pid = clone_exec(p, &p->pidfd);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	munmap(stack, SPAWN_STACK);
-	if (p->pid < 0 || p->exec_errno) {
+	if (p->pid < 0) {
 		p->pid = 0;
 		p->pidfd = -1;
 	}
@@ -450,6 +422,29 @@ static int read_self_stat(long *threads, uint64_t *vsize)
 	return found == 2 ? 0 : -1;
 }
 
+/* What the child that execs the worker reads (struct vouch_sbw_exec). */
+static void prepare_exec(struct vouch_sbw_exec *e, const struct vouch_sbw_spawn *how)
+{
+	memset(e, 0, sizeof(*e));
+	e->path = how->path;
+	e->fd = how->channel;
+	snprintf(e->memory_arg, sizeof(e->memory_arg), "%llu",
+		 (unsigned long long)how->memory_limit);
+	snprintf(e->flags_arg, sizeof(e->flags_arg), "%u", how->flags);
+	e->argv[0] = (char *)"vouch-parse-worker";
+	e->argv[1] = e->memory_arg;
+	e->argv[2] = e->flags_arg;
+	e->argv[3] = NULL;
+}
+
+int vouch_sbw_own_child_ok(void)
+{
+	struct sigaction sa;
+
+	return sigaction(SIGCHLD, NULL, &sa) == 0 && !(sa.sa_flags & (SA_SIGINFO | SA_NOCLDWAIT)) &&
+	       sa.sa_handler == SIG_DFL;
+}
+
 int vouch_sbw_process_start(struct vouch_sbw_process *p, const struct vouch_sbw_spawn *how)
 {
 	struct keeper_job job = { .how = how };
@@ -460,9 +455,7 @@ int vouch_sbw_process_start(struct vouch_sbw_process *p, const struct vouch_sbw_
 	/* The rule holds under valgrind too, where the worker is exec'd instead. */
 	if (how->fork && (read_self_stat(&threads, &vsize) || threads != 1))
 		return -EINVAL;
-	snprintf(job.memory_arg, sizeof(job.memory_arg), "%llu",
-		 (unsigned long long)how->memory_limit);
-	snprintf(job.flags_arg, sizeof(job.flags_arg), "%u", how->flags);
+	prepare_exec(&p->exec, how);
 	if (fork_mode) {
 		/* The limit is on top of what the copy inherits. */
 		job.memory = vsize > UINT64_MAX - how->memory_limit ? UINT64_MAX
@@ -474,7 +467,7 @@ int vouch_sbw_process_start(struct vouch_sbw_process *p, const struct vouch_sbw_
 	p->kept = 0;
 	p->exec_errno = 0;
 #ifndef UNDER_TSAN
-	if (vouch_sbw_process_kept()) {
+	if (vouch_sbw_process_kept() && !(how->own_child && vouch_sbw_own_child_ok())) {
 		struct vouch_sbw_spawn kept = *how;
 
 		kept.fork = fork_mode;
@@ -482,7 +475,7 @@ int vouch_sbw_process_start(struct vouch_sbw_process *p, const struct vouch_sbw_
 		return start_kept(p, &job);
 	}
 #endif
-	return fork_mode ? start_direct_fork(p, &job) : start_direct_exec(p, &job);
+	return fork_mode ? start_direct_fork(p, &job) : start_direct_exec(p);
 }
 
 /* The signal that ended the worker, from how the host's child ended. */
@@ -516,6 +509,9 @@ int vouch_sbw_process_stop(struct vouch_sbw_process *p)
 	if (rc != 0 && errno == EINVAL)
 		rc = waitid(P_PID, (id_t)p->pid, &info, WEXITED | __WALL);
 	rc = rc == 0 ? worker_signal(p, &info) : 0;
+	/* Written by the exec'd child before it ended (the keeper's end follows its child's). */
+	if (p->exec.exec_errno)
+		p->exec_errno = p->exec.exec_errno;
 	vouch_sbw_process_forget(p);
 	return rc;
 }

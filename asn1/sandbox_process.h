@@ -29,6 +29,22 @@ struct vouch_sbw_spawn {
 	int channel;            /* the worker's end of the channel */
 	uint64_t memory_limit;  /* its RLIMIT_AS (forked: on top of the host's size) */
 	unsigned flags;         /* VOUCH_SANDBOX_*, passed on to the worker */
+	int own_child;          /* no keeper if vouch_sbw_own_child_ok() (VOUCH_SANDBOX_OWN_CHILD) */
+};
+
+/*
+ * What the child that execs the worker reads, in the host's memory while
+ * the host goes on: the host fills it before the start and leaves it
+ * alone until it has reaped that child (or its keeper).
+ */
+struct vouch_sbw_exec {
+	const char *path;       /* the sandbox's own copy of the path */
+	int fd;                 /* the worker's end of the channel */
+	pid_t parent;           /* the keeper, whose death kills the child; or 0 */
+	int exec_errno;         /* set by the child if its execve() failed */
+	char memory_arg[24];    /* the worker's two arguments */
+	char flags_arg[16];
+	char *argv[4];
 };
 
 /* A running worker, and its keeper if it has one. */
@@ -38,17 +54,27 @@ struct vouch_sbw_process {
 	int worker_pidfd;       /* the worker's, to kill it (the keeper's child) */
 	int kept;               /* pid is a keeper */
 	int exec_errno;         /* execve()'s errno if the worker could not be run, or 0 */
+	struct vouch_sbw_exec exec;
 	/* Between the keeper's start and its report only. */
 	atomic_int report;      /* 0 until the keeper reports; 1 started, -1 failed */
 	const void *job;        /* what the keeper is to start */
-	void *stack;            /* the keeper's, mapped at its first start */
+	void *stack;            /* the keeper's and the exec'd child's, mapped at the first start */
 };
 
 /*
  * 1 if workers are started through a keeper; 0 under valgrind and in a
- * ThreadSanitizer build, where the worker is the host's child.
+ * ThreadSanitizer build, where the worker is the host's child. A host
+ * that asks for its own child (VOUCH_SANDBOX_OWN_CHILD) has none either,
+ * while its SIGCHLD disposition is the default (vouch_sbw_own_child_ok()).
  */
 int vouch_sbw_process_kept(void);
+
+/*
+ * 1 if the worker may be this process's own child: SIGCHLD neither
+ * handled nor ignored (nor SA_NOCLDWAIT), so that its end raises nothing
+ * and the kernel does not reap it.
+ */
+int vouch_sbw_own_child_ok(void);
 
 /* An empty process: no worker. */
 void vouch_sbw_process_init(struct vouch_sbw_process *p);

@@ -31,7 +31,7 @@ extern char **environ;
 
 static void test_new_refuses_unknown_flags(void **state)
 {
-	static const unsigned bad[] = { 0x2u, 0x4u, 0x6u, 0x20u, 0x80000000u,
+	static const unsigned bad[] = { 0x2u, 0x4u, 0x6u, 0x40u, 0x80000000u,
 					VOUCH_SANDBOX_ONE_SHOT | 0x4u };
 	struct vouch_sandbox *sb;
 	(void)state;
@@ -48,7 +48,8 @@ static void test_new_refuses_unknown_flags(void **state)
 	{
 		struct vouch_sandbox_opts opts = {
 			.size = sizeof(opts),
-			.flags = VOUCH_SANDBOX_ONE_SHOT | VOUCH_SANDBOX_FORK | VOUCH_SANDBOX_NO_SPIN,
+			.flags = VOUCH_SANDBOX_ONE_SHOT | VOUCH_SANDBOX_FORK | VOUCH_SANDBOX_NO_SPIN |
+				 VOUCH_SANDBOX_OWN_CHILD,
 		};
 
 		assert_int_equal(vouch_sandbox_new(&sb, &opts), 0);
@@ -89,13 +90,14 @@ static int run_worker(const char *flags)
 
 static void test_worker_refuses_unknown_flags(void **state)
 {
-	static const char *const bad[] = { "2", "4", "6", "32", "5" };
+	static const char *const bad[] = { "2", "4", "6", "64", "5" };
 	(void)state;
 
 	/* The control: with no flag (and with a public one) the worker starts,
 	 * serves, and ends at the channel's end. */
 	assert_int_equal(run_worker("0"), 0);
 	assert_int_equal(run_worker("16"), 0);      /* VOUCH_SANDBOX_NO_SPIN */
+	assert_int_equal(run_worker("32"), 0);      /* VOUCH_SANDBOX_OWN_CHILD */
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		int rc = run_worker(bad[i]);
 

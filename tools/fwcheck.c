@@ -574,7 +574,8 @@ static int load_policy(const struct args *a, struct vouch_fw_policy **out,
 	if (!a->no_sandbox) {
 		struct vouch_sandbox_opts opts;
 
-		tool_sandbox_opts(&opts, 0);
+		/* This process has no SIGCHLD handler and no other child. */
+		tool_sandbox_opts(&opts, VOUCH_SANDBOX_OWN_CHILD);
 		if ((rc = vouch_sandbox_new(sb, &opts)) == 0)
 			vouch_sandbox_start(*sb);
 	}

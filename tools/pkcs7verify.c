@@ -1125,7 +1125,10 @@ static struct vouch_sandbox *start_sandbox(const struct args *a)
 
 	/* With --certs, one worker parses those certificates and the message. */
 	/* With --pe, one worker parses every certificate-table entry too. */
-	tool_sandbox_opts(&opts, a->ncerts || a->pe || a->batch ? 0 : VOUCH_SANDBOX_ONE_SHOT);
+	/* The worker is this process's own child (no keeper): this program
+	 * has no SIGCHLD handler and starts no other child to wait for. */
+	tool_sandbox_opts(&opts, (a->ncerts || a->pe || a->batch ? 0 : VOUCH_SANDBOX_ONE_SHOT) |
+				 VOUCH_SANDBOX_OWN_CHILD);
 	if (a->no_sandbox || vouch_sandbox_new(&sb, &opts) != 0)
 		return NULL;
 	/* A failure to start shows again, and is reported, at the parse. */
