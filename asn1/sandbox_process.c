@@ -141,16 +141,16 @@ static char *spawn_stack_top(const struct vouch_sbw_process *p)
 
 /*
  * Clone the child that execs the worker, on its own stack in this
- * process's memory: its pid (*pidfd its pidfd), or -1. It runs beside its
- * parent, which does not wait for the execve; except under valgrind,
- * which runs such a child only as a vfork (the parent then waits).
+ * process's memory: its pid (*pidfd its pidfd), or -1. The keeper's child
+ * execs beside the host, which waits only for the keeper's report; the
+ * host's own child (no keeper) is a vfork, the host waiting for the
+ * execve: measured, that costs the tools less than going on beside it
+ * (docs/sandbox.md "What it costs").
  */
-static pid_t clone_exec(struct vouch_sbw_process *p, int *pidfd)
+static pid_t clone_exec(struct vouch_sbw_process *p, int vfork, int *pidfd)
 {
-	int vfork = UNDER_VALGRIND() ? CLONE_VFORK : 0;
-
-	return clone(spawn_child, spawn_stack_top(p), CLONE_VM | CLONE_PIDFD | vfork | SIGCHLD,
-		     &p->exec, pidfd);
+	return clone(spawn_child, spawn_stack_top(p),
+		     CLONE_VM | CLONE_PIDFD | (vfork ? CLONE_VFORK : 0) | SIGCHLD, &p->exec, pidfd);
 }
 #endif
 
@@ -204,7 +204,7 @@ NO_ASAN static int keeper_main(void *arg)
 		/* The child copies the descriptor table now, then execs while
 		 * the host goes on; it dies with this keeper. */
 		p->exec.parent = self;
-		pid = clone_exec(p, &pidfd);
+		pid = clone_exec(p, 0, &pidfd);
 	}
 	/*
 	 * The worker's pidfd is in the host's table; from here the keeper
@@ -363,7 +363,7 @@ static int start_direct_exec(struct vouch_sbw_process *p)
 		return rc;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	p->pid = clone_exec(p, &p->pidfd);
+	p->pid = clone_exec(p, 1, &p->pidfd);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (p->pid < 0) {
 		p->pid = 0;

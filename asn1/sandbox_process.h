@@ -82,12 +82,13 @@ void vouch_sbw_process_init(struct vouch_sbw_process *p);
 /*
  * Start a worker as how says. A fork start needs a host of one thread
  * (-EINVAL otherwise: a copy of a threaded process may hold another
- * thread's locks). 0, -EINVAL, -ENOMEM or -ECHILD. Through a keeper, the
- * worker's execve() goes on after the return: an executable that cannot
- * be run shows as a worker that exits at once (its channel closes), and
+ * thread's locks). 0, -EINVAL, -ENOMEM or -ECHILD. Through a keeper the
+ * worker's execve() goes on after the return (without one, the host
+ * waits for it, as for a vfork). Either way an executable that cannot be
+ * run shows as a worker that exits at once (its channel closes), and
  * p->exec_errno holds execve()'s errno (ENOENT, EACCES, ENOEXEC, ...)
- * once vouch_sbw_process_stop() has reaped it; without a keeper, when
- * this returns -ECHILD.
+ * once vouch_sbw_process_stop() has reaped it (under ThreadSanitizer,
+ * when this returns -ECHILD).
  */
 int vouch_sbw_process_start(struct vouch_sbw_process *p, const struct vouch_sbw_spawn *how);
 
