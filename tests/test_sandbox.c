@@ -41,15 +41,6 @@
 #include <vouch/sandbox.h>
 #include <vouch/x509.h>
 
-#if defined(__has_include)
-#if __has_include(<valgrind/valgrind.h>)
-#include <valgrind/valgrind.h>
-#endif
-#endif
-#ifndef RUNNING_ON_VALGRIND
-#define RUNNING_ON_VALGRIND 0
-#endif
-
 #include "harness.h"
 #include "sandbox_internal.h"
 #include "sandbox_process.h"
@@ -874,7 +865,7 @@ static void expect_start_error(const char *path, unsigned flags, int expected)
 
 	assert_vouch_ok(vouch_sandbox_new(&sb, &opts));
 	/* valgrind runs the child that execs as a fork: its errno stays there. */
-	if (RUNNING_ON_VALGRIND)
+	if (UNDER_VALGRIND)
 		expected = 0;
 	assert_vouch_err(vouch_sandbox_x509_parse(sb, &cert, b, 2), -ECHILD);
 	assert_int_equal(vouch_sandbox_last_start_error(sb), expected);
