@@ -153,7 +153,7 @@ static void stop_worker(struct vouch_sandbox *sb)
 	sig = vouch_sbw_process_stop(&sb->proc);
 	if (sig)
 		sb->last_signal = sig;
-	/* A keeper learns that the worker could not be run only at its end. */
+	/* That the worker could not be run is known once its process is reaped. */
 	if (sb->proc.exec_errno)
 		sb->start_errno = sb->proc.exec_errno;
 }
