@@ -60,6 +60,20 @@ static void add_crl(struct fixture *f, const char *name)
 	f->crl_count++;
 }
 
+/* A CRL of tests/data/verify, copies times into the keyring. */
+static void add_keyring_crl(struct fixture *f, const char *name, size_t copies)
+{
+	char path[256];
+	uint8_t *der;
+	size_t len;
+
+	snprintf(path, sizeof(path), "verify/%s", name);
+	der = vt_read_file(vt_data(path), &len);
+	for (size_t i = 0; i < copies; i++)
+		assert_vouch_ok(vouch_keyring_add_crl_der(f->kr, der, len));
+	free(der);
+}
+
 /* The separate CRL signer, as an untrusted extra certificate. */
 static void add_signer(struct fixture *f)
 {
@@ -324,14 +338,10 @@ static void test_keyring_and_sizes(void **state)
 	struct vouch_verify_opts opts = VOUCH_VERIFY_OPTS_INIT;
 	struct vouch_verify_result res;
 	struct fixture f;
-	uint8_t *der;
-	size_t len;
 
 	(void)state;
 	load(&f, "verify/rv-leaf.der");
-	der = vt_read_file(vt_data("verify/rv-int-revokes-leaf.crl"), &len);
-	assert_vouch_ok(vouch_keyring_add_crl_der(f.kr, der, len));
-	free(der);
+	add_keyring_crl(&f, "rv-int-revokes-leaf.crl", 1);
 	assert_int_equal(vouch_keyring_crl_count(f.kr), 1);
 	assert_vouch_err(verify(&f, 0, &res), -EKEYREVOKED);
 	unload(&f);
@@ -436,8 +446,6 @@ static void test_same_crl_twice(void **state)
 	struct vouch_verify_opts opts = VOUCH_VERIFY_OPTS_INIT;
 	struct vouch_verify_result res;
 	struct fixture f;
-	uint8_t *der;
-	size_t len;
 
 	(void)state;
 	/* rv-leaf-crls.der carries rv-root.crl and rv-int.crl; the caller too. */
@@ -456,10 +464,7 @@ static void test_same_crl_twice(void **state)
 	unload(&f);
 
 	load(&f, "verify/rv-leaf.der");
-	der = vt_read_file(vt_data("verify/rv-int.crl"), &len);
-	for (size_t i = 0; i < VOUCH_KEYRING_MAX_CRLS; i++)
-		assert_vouch_ok(vouch_keyring_add_crl_der(f.kr, der, len));
-	free(der);
+	add_keyring_crl(&f, "rv-int.crl", VOUCH_KEYRING_MAX_CRLS);
 	add_crl(&f, "rv-root.crl");
 	assert_vouch_ok(verify(&f, VOUCH_VERIFY_CRL_CHECK, &res));
 	assert_int_equal(res.crl_note_count, 0);
@@ -467,10 +472,7 @@ static void test_same_crl_twice(void **state)
 
 	/* A copy that lists the leaf still decides, after a copy of the clean one. */
 	load(&f, "verify/rv-leaf.der");
-	der = vt_read_file(vt_data("verify/rv-int-revokes-leaf.crl"), &len);
-	for (size_t i = 0; i < 8; i++)
-		assert_vouch_ok(vouch_keyring_add_crl_der(f.kr, der, len));
-	free(der);
+	add_keyring_crl(&f, "rv-int-revokes-leaf.crl", 8);
 	add_crl(&f, "rv-int.crl");
 	add_crl(&f, "rv-int-revokes-leaf.crl");
 	assert_vouch_err(verify(&f, 0, &res), -EKEYREVOKED);
