@@ -42,19 +42,15 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
+import checklib  # tests/checklib.py, beside this script
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 GEN = os.path.join(HERE, 'interop', 'crl', 'gen-crl-fixtures')
-CI = os.environ.get('CI') == 'true'
 WARNING = 'pkcs7verify: warning: CRL'
 
 
 def skip(why):
-    print('check_crl_interop: %s: %s' % ('FAIL (CI=true)' if CI else 'skipped', why))
-    return 1 if CI else 77
-
-
-def verdict(code):
-    return 'accepted' if code == 0 else 'crashed' if code < 0 else 'refused'
+    return checklib.skip('check_crl_interop', why)
 
 
 # A sanitizer's report (build-asan) counts as a crash, whatever the exit code:
@@ -97,7 +93,7 @@ def check_case(tool, openssl, modes, d, c):
     for mode in modes:
         ocmd = openssl_args(openssl, modes, c, mode)
         ocode, oout = run(ocmd, d)
-        theirs = verdict(ocode)
+        theirs = checklib.verdict(ocode)
         where = '%s [%s]' % (c['name'], mode)
         if theirs != c['openssl'][mode]:
             fails.append('%s: openssl %s (exit %d), the case means %s (%s)\n  %s\n  %s'
@@ -112,7 +108,7 @@ def check_case(tool, openssl, modes, d, c):
             continue
         vcmd = vouch_args(tool, modes, c, mode)
         code, out = run(vcmd, d)
-        mine = verdict(code)
+        mine = checklib.verdict(code)
         seen[mode] = (mine, theirs)
         shown = 'pkcs7verify ' + ' '.join(vcmd[1:])
         want = c['expect'][mode]
@@ -267,10 +263,7 @@ def main():
                      % (len(cases), sorted(codes)))
     if tool and any(counts['vouch'][m]['crashed'] for m in modes):
         fails.append('pkcs7verify crashed (a signal, a sanitizer report or a timeout)')
-    for f in fails:
-        print('FAIL ' + f)
-    print('check_crl_interop: %d failures' % len(fails))
-    if fails:
+    if checklib.report('check_crl_interop', fails):
         return 1
     return 0 if tool else skip('OpenSSL agrees with the manifest, but %s has no --crl'
                                % opt.tool)

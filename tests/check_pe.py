@@ -38,6 +38,8 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
+import checklib  # tests/checklib.py, beside this script
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 GEN = os.path.join(HERE, 'interop', 'pe', 'gen-pe-fixtures')
 _spec = importlib.util.spec_from_file_location('gen_pe', os.path.join(HERE, 'interop', 'pe',
@@ -46,16 +48,10 @@ gen_pe = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(gen_pe)
 
 ORACLES = ('sbverify', 'osslsigncode')
-CI = os.environ.get('CI') == 'true'
 
 
 def skip(why):
-    print('check_pe: %s: %s' % ('FAIL (CI=true)' if CI else 'skipped', why))
-    return 1 if CI else 77
-
-
-def verdict(code):
-    return 'accepted' if code == 0 else 'crashed' if code < 0 else 'refused'
+    return checklib.skip('check_pe', why)
 
 
 def run(args, cwd):
@@ -89,9 +85,9 @@ def check_case(tool, tools, versions, d, c):
     if codes['vouch'] != c['expect']:
         fails.append('%s: pkcs7verify exit %d, want %d (%s)\n  %s'
                      % (c['name'], codes['vouch'], c['expect'], c['why'], cmd))
-    mine = verdict(codes['vouch'])
+    mine = checklib.verdict(codes['vouch'])
     for o in ORACLES:
-        theirs = verdict(codes[o])
+        theirs = checklib.verdict(codes[o])
         doc = c['oracles'].get(o)
         if doc is not None and 'versions' in doc and versions[o] not in doc['versions']:
             doc = None          # a difference of other versions of the oracle
@@ -276,7 +272,7 @@ def main():
         fails += f
         rows += r
         for v, code in codes.items():
-            counts[v][verdict(code)] += 1
+            counts[v][checklib.verdict(code)] += 1
 
     njson = 0 if tool else len(JSON_CASES)
     by_name = {c['name']: c for c in cases}
@@ -314,10 +310,7 @@ def main():
         fails.append('pkcs7verify died of a signal %d times' % counts['vouch']['crashed'])
     if njson != len(JSON_CASES):
         fails.append('%d of %d --json checks made' % (njson, len(JSON_CASES)))
-    for f in fails:
-        print('FAIL ' + f)
-    print('check_pe: %d failures' % len(fails))
-    if fails:
+    if checklib.report('check_pe', fails):
         return 1
     return 0 if tool else skip('the oracles agree with the manifest, but %s has no --pe'
                                % opt.tool)
