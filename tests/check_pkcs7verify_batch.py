@@ -18,6 +18,7 @@ Exits non-zero on the first mismatch.
 import hashlib
 import json
 import os
+import shutil
 import struct
 import subprocess
 import sys
@@ -118,7 +119,51 @@ def make_files(keys, d):
     write_module(os.path.join(d, 'garbage-sig.ko'), body('garbage'), b'\x30\x03\x02\x01')
     bad('garbage-sig.ko', 3, 'refused: not a valid PKCS#7 SignedData message')
     good('e-rsa.ko', keys.rsa)
+    compressed(keys, d, files, body)
     return files
+
+
+COMPRESSORS = {'.xz': ['xz', '-c'], '.zst': ['zstd', '-q', '-c'], '.gz': ['gzip', '-c', '-n']}
+
+
+def compressed(keys, d, files, body):
+    """Compressed modules among the others, good and bad: the loader threads
+    decompress several at once, and each line must still be its own file's."""
+    if not all(shutil.which(c[0]) for c in COMPRESSORS.values()):
+        if os.environ.get('CI') == 'true':
+            fail('xz, zstd and gzip are needed (tools/setup-deps test)')
+        print('compressed modules: skipped, xz, zstd or gzip missing')
+        return
+
+    def pack(name, signer, suffix):
+        plain = os.path.join(d, 'plain')
+        b = body(name)
+        keys.module(plain, b, signer)
+        with open(plain, 'rb') as f:
+            packed = subprocess.run(COMPRESSORS[suffix], stdin=f, capture_output=True,
+                                    check=True).stdout
+        os.unlink(plain)
+        return b, packed
+
+    for i in range(4):
+        for suffix, tag, signer in (('.xz', 'rsa', keys.rsa), ('.zst', 'ec', keys.ec),
+                                    ('.gz', 'rsa', keys.rsa)):
+            name = 'z%d-%s.ko%s' % (i, tag, suffix)
+            b, packed = pack(name, signer, suffix)
+            with open(os.path.join(d, name), 'wb') as f:
+                f.write(packed)
+            files.append((os.path.join(d, name), 0, 'verified by CN = ' + signer[2], signer[2], b))
+        _, packed = pack('truncated', keys.ec, '.xz')
+        name = 'truncated%d.ko.xz' % i
+        with open(os.path.join(d, name), 'wb') as f:
+            f.write(packed[:len(packed) // 2])
+        files.append((os.path.join(d, name), 3, 'refused: ', None, None))
+    # A zstd frame whose header claims 1 TiB of content (single segment,
+    # an 8-byte size), then one raw block: refused before any allocation.
+    name = 'claims-1tib.ko.zst'
+    with open(os.path.join(d, name), 'wb') as f:
+        f.write(b'\x28\xb5\x2f\xfd\xe0' + struct.pack('<Q', 1 << 40) + b'\x21\x00\x00' + b'abcd')
+    files.append((os.path.join(d, name), 3, 'refused: ', None, None))
 
 
 def check_text(files, code, err, what, worst):
