@@ -8,6 +8,8 @@
  * error.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -16,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -806,6 +809,97 @@ static void test_keyring(void **state)
 }
 
 /*
+ * A keyring file is opened close-on-exec, so that a host whose other
+ * thread starts a program at that moment does not hand it the file. Seen
+ * on a FIFO: the library's open() waits for the writer this test's thread
+ * holds, which then finds the library's descriptor in /proc/self/fd and
+ * reads its flags in /proc/self/fdinfo before it writes the certificate.
+ * The certificate read from a pipe is added, as from a file.
+ */
+struct fifo_writer {
+	const char *path;
+	const uint8_t *pem;
+	size_t len;
+	int found, cloexec;
+};
+
+/* The flags of a descriptor of this process open on @path, other than @own. */
+static int find_reader(const char *path, int own, unsigned long *flags)
+{
+	int found = 0;
+
+	for (int fd = 0; fd < 1024 && !found; fd++) {
+		char link[64], target[256], line[128];
+		ssize_t n;
+		FILE *info;
+
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		n = readlink(link, target, sizeof(target) - 1);
+		if (fd == own || n <= 0)
+			continue;
+		target[n] = '\0';
+		if (strcmp(target, path) != 0)
+			continue;
+		snprintf(link, sizeof(link), "/proc/self/fdinfo/%d", fd);
+		info = fopen(link, "re");
+		while (info && fgets(line, sizeof(line), info))
+			if (sscanf(line, "flags: %lo", flags) == 1)
+				found = 1;
+		if (info)
+			fclose(info);
+	}
+	return found;
+}
+
+static void *write_fifo(void *arg)
+{
+	struct fifo_writer *w = arg;
+	int fd = open(w->path, O_WRONLY | O_CLOEXEC);   /* waits for the library's open */
+	unsigned long flags = 0;
+
+	for (int tries = 0; fd >= 0 && tries < 2000 && !w->found; tries++) {
+		w->found = find_reader(w->path, fd, &flags);
+		if (!w->found)
+			usleep(1000);
+	}
+	w->cloexec = (flags & O_CLOEXEC) != 0;
+	if (fd >= 0) {
+		if (write(fd, w->pem, w->len) != (ssize_t)w->len)
+			w->found = 0;
+		close(fd);
+	}
+	return NULL;
+}
+
+static void test_keyring_file_cloexec(void **state)
+{
+	char dir[] = "/tmp/vouch-keyring-XXXXXX", fifo[64];
+	struct fifo_writer w = { 0 };
+	struct vouch_keyring *kr;
+	pthread_t writer;
+	uint8_t *pem;
+
+	(void)state;
+	pem = vt_read_file(vt_data("pkcs7/signer.pem"), &w.len);
+	assert_non_null(mkdtemp(dir));
+	snprintf(fifo, sizeof(fifo), "%s/trust.pem", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	w.path = fifo;
+	w.pem = pem;
+	assert_vouch_ok(vouch_keyring_new(&kr));
+	assert_int_equal(pthread_create(&writer, NULL, write_fifo, &w), 0);
+	assert_vouch_ok(vouch_keyring_add_file(kr, fifo));
+	assert_int_equal(pthread_join(writer, NULL), 0);
+	assert_true(w.found);
+	assert_true(w.cloexec);
+	assert_int_equal(vouch_keyring_count(kr), 1);
+	vouch_keyring_free(kr);
+	unlink(fifo);
+	rmdir(dir);
+	free(pem);
+}
+
+/*
  * A keyring file with a certificate vouch cannot use (Ed448) before one it
  * can (tests/data/format/mixed.pem): skipped with a notice by default, as
  * the kernel's load_certificate_list() does (fwupd installs an ML-DSA CA
@@ -1079,6 +1173,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_verify_call),
 		cmocka_unit_test(test_keyring),
 		cmocka_unit_test(test_keyring_skips),
+		cmocka_unit_test(test_keyring_file_cloexec),
 		cmocka_unit_test(test_purpose_default),
 		cmocka_unit_test(test_purpose_codesign),
 		cmocka_unit_test(test_no_partial_chain),
