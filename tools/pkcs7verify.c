@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,59 +104,90 @@ static void prefault(void *buf, size_t len)
 }
 
 /*
- * A whole file, at most max bytes (-E2BIG past it). A regular file is read
- * into one buffer of its size (an 8 MiB kernel image was a fifth copies
- * when the buffer grew by doubling); anything else grows as it comes.
+ * A whole file, at most @max bytes (-E2BIG past it); *@why says what
+ * failed. A regular file is read into one buffer of its size, one byte
+ * more so that a file that grew shows (an 8 MiB kernel image was a fifth
+ * copies when the buffer grew by doubling); a pipe such as <(...) grows as
+ * it comes, unless @regular_only: a file of a run over several is opened
+ * without blocking and must be a regular file (a FIFO or a device is
+ * refused, never waited on).
  */
-static int read_file_max(const char *path, uint8_t **out, size_t *len, size_t max)
+static int read_input(const char *path, size_t max, int regular_only, uint8_t **out,
+		      size_t *len, const char **why)
 {
-	FILE *f = fopen(path, "rb");
+	int fd = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC | (regular_only ? O_NONBLOCK : 0));
 	size_t cap = 1 << 16, n = 0;
 	struct stat st;
 	uint8_t *buf;
+	int rc = 0;
 
 	*out = NULL;
-	if (!f)
+	*why = "cannot open the file";
+	if (fd < 0)
 		return -errno;
-	/* One byte more than the size, so that a file that grew shows as not at its end. */
-	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size < max)
+	if (fstat(fd, &st) != 0) {
+		rc = -errno;
+	} else if (S_ISDIR(st.st_mode)) {
+		rc = -EISDIR;
+		*why = "a directory, not a file";
+	} else if (regular_only && !S_ISREG(st.st_mode)) {
+		rc = -EPERM;
+		*why = "not a regular file (a FIFO, socket or device is not read)";
+	} else if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > max) {
+		rc = -E2BIG;
+		*why = "the file is larger than the limit";
+	} else if (S_ISREG(st.st_mode)) {
 		cap = (size_t)st.st_size + 1;
-	buf = malloc(cap);
+	}
+	buf = rc ? NULL : malloc(cap);
+	if (!rc && !buf) {
+		rc = -ENOMEM;
+		*why = "out of memory";
+	}
 	prefault(buf, cap);
-	errno = 0;
-	while (buf) {
-		size_t got = fread(buf + n, 1, cap - n, f);
+	while (rc == 0) {
+		ssize_t got;
 
-		n += got;
-		if (n < cap)
-			break;
-		if (cap >= max) {
-			free(buf);
-			fclose(f);
-			return -E2BIG;
+		if (n == cap) {
+			size_t more = cap > max / 2 ? max + 1 : cap * 2;
+			uint8_t *grown = cap > max ? NULL : realloc(buf, more);
+
+			if (!grown) {
+				rc = cap > max ? -E2BIG : -ENOMEM;
+				*why = cap > max ? "the file is larger than the limit" : "out of memory";
+				break;
+			}
+			buf = grown;
+			cap = more;
 		}
-		uint8_t *grown = realloc(buf, cap * 2 < max ? cap * 2 : max);
-
-		if (!grown)
-			free(buf);
-		buf = grown;
-		cap = cap * 2 < max ? cap * 2 : max;
+		got = read(fd, buf + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			rc = -errno;
+			*why = "the file could not be read";
+			break;
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
 	}
-	if (!buf) {
-		fclose(f);
-		return -ENOMEM;
-	}
-	if (ferror(f)) {
-		int err = errno ? errno : EIO;  /* EISDIR for a directory */
-
+	close(fd);
+	if (rc) {
 		free(buf);
-		fclose(f);
-		return -err;
+		return rc;
 	}
-	fclose(f);
 	*out = buf;
 	*len = n;
 	return 0;
+}
+
+/* A file named on the command line (a pipe such as <(...) works). */
+static int read_file_max(const char *path, uint8_t **out, size_t *len, size_t max)
+{
+	const char *why;
+
+	return read_input(path, max, 0, out, len, &why);
 }
 
 static int read_file(const char *path, uint8_t **out, size_t *len)
@@ -232,7 +264,7 @@ static int parse_deny_line(const char *line, struct vouch_deny_entry *e)
 static int load_deny(const char *path, struct vouch_deny_entry *deny, size_t *count)
 {
 	char line[512];
-	FILE *f = fopen(path, "r");
+	FILE *f = fopen(path, "re");
 	unsigned lineno = 0;
 
 	if (!f) {
@@ -728,7 +760,7 @@ struct job {
 	size_t content_len;
 	int rc;                         /* a failure before the parse */
 	const char *why;
-	char reason[TOOL_ESCAPED_MAX + 64];
+	char reason[TOOL_ESCAPED_MAX + 64];   /* last: job_release() leaves it */
 };
 
 struct inputs {
@@ -770,7 +802,9 @@ static void job_release(struct job *j)
 	free(j->owned);
 	free(j->content_file);
 	free(j->name_copy);
-	memset(j, 0, sizeof(*j));
+	/* All but the reason buffer (last): its 16 KiB are pages no one wrote,
+	 * each a page fault to clear (docs/performance.md). */
+	memset(j, 0, offsetof(struct job, reason));
 }
 
 static void release(struct inputs *in)
@@ -961,68 +995,6 @@ static int load_certs(const struct args *a, struct inputs *in, const char **why)
 }
 
 /*
- * A file of a run over several: a regular file only, opened without
- * blocking (a FIFO or a device is refused, never waited on), read whole,
- * at most MAX_INPUT bytes. A single SIGNATURE is read as before, with
- * read_file() (a pipe such as <(...) works there).
- */
-static int read_regular(const char *path, uint8_t **out, size_t *len, const char **why)
-{
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	struct stat st;
-	uint8_t *buf;
-	size_t got = 0;
-	int rc = 0;
-
-	*out = NULL;
-	if (fd < 0) {
-		*why = "cannot open the file";
-		return -errno;
-	}
-	if (fstat(fd, &st) != 0) {
-		rc = -errno;
-		*why = "cannot open the file";
-	} else if (S_ISDIR(st.st_mode)) {
-		rc = -EISDIR;
-		*why = "a directory, not a file";
-	} else if (!S_ISREG(st.st_mode)) {
-		rc = -EPERM;
-		*why = "not a regular file (a FIFO, socket or device is not read)";
-	} else if ((unsigned long long)st.st_size > MAX_INPUT) {
-		rc = -E2BIG;
-		*why = "the file is larger than the limit";
-	}
-	if (rc) {
-		close(fd);
-		return rc;
-	}
-	buf = malloc(st.st_size ? (size_t)st.st_size : 1);
-	if (!buf) {
-		close(fd);
-		*why = "out of memory";
-		return -ENOMEM;
-	}
-	while (got < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	close(fd);
-	if (got != (size_t)st.st_size) {
-		free(buf);
-		*why = "the file could not be read whole (an error, or it shrank)";
-		return -EIO;
-	}
-	*out = buf;
-	*len = got;
-	return 0;
-}
-
-/*
  * A module file's bytes as the kernel's loader sees them: NAME.ko.xz,
  * .ko.zst and .ko.gz decompressed (the suffix decides and the magic bytes
  * must agree: vouch/decompress.h), within the library's default limits;
@@ -1067,7 +1039,7 @@ static void load_one(const struct args *a, struct job *j, const struct name *nam
 		return;
 	}
 	if (a->batch) {
-		rc = read_regular(name->path, &j->file, &len, &j->why);
+		rc = read_input(name->path, MAX_INPUT, 1, &j->file, &len, &j->why);
 	} else {
 		rc = read_file(name->path, &j->file, &len);
 		if (rc) {

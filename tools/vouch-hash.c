@@ -82,7 +82,7 @@ static int hash_one(const char *path, const struct choice *c)
 	uint8_t md[VOUCH_HASH_MAX_LEN];
 	struct vouch_xof_ctx xof;
 	int is_stdin = strcmp(path, "-") == 0;
-	FILE *in = is_stdin ? stdin : fopen(path, "rb");
+	FILE *in = is_stdin ? stdin : fopen(path, "rbe");
 	int rc;
 
 	char shown[TOOL_ESCAPED_MAX];
