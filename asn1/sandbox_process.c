@@ -74,9 +74,6 @@
 
 /* The exec'd child's stack, between clone() and execve(). */
 #define SPAWN_STACK (64u << 10)
-/* The same on the stack of a host it suspends (vfork): its raw calls need
- * a few hundred bytes, and a host thread's stack may be as small as 16 KiB. */
-#define DIRECT_SPAWN_STACK (8u << 10)
 /* The keeper's, above it: a forked worker parses on it, so a main thread's size. */
 #define KEEPER_STACK (8u << 20)
 /* How long the host sleeps between looks at a keeper that has not reported. */
@@ -150,9 +147,9 @@ static char *spawn_stack_top(const struct vouch_sbw_process *p)
  * execve: measured, that costs the tools less than going on beside it
  * (docs/sandbox.md "What it costs").
  */
-static pid_t clone_exec(struct vouch_sbw_process *p, char *stack_top, int vfork, int *pidfd)
+static pid_t clone_exec(struct vouch_sbw_process *p, int vfork, int *pidfd)
 {
-	return clone(spawn_child, stack_top,
+	return clone(spawn_child, spawn_stack_top(p),
 		     CLONE_VM | CLONE_PIDFD | (vfork ? CLONE_VFORK : 0) | SIGCHLD, &p->exec, pidfd);
 }
 #endif
@@ -207,7 +204,7 @@ NO_ASAN static int keeper_main(void *arg)
 		/* The child copies the descriptor table now, then execs while
 		 * the host goes on; it dies with this keeper. */
 		p->exec.parent = self;
-		pid = clone_exec(p, spawn_stack_top(p), 0, &pidfd);
+		pid = clone_exec(p, 0, &pidfd);
 	}
 	/*
 	 * The worker's pidfd is in the host's table; from here the keeper
@@ -359,16 +356,14 @@ static int start_direct_exec(struct vouch_sbw_process *p)
 	}
 	p->pidfd = open_pidfd(p->pid);
 #else
-	/* The vfork child's stack is this frame's: the host is suspended
-	 * until the child's execve, so nothing else uses it (musl's
-	 * posix_spawn does the same), and no mapping is made and unmapped
-	 * (a TLB shootdown on the other CPU) at each start. */
-	char stack[DIRECT_SPAWN_STACK] __attribute__((aligned(64)));
 	sigset_t all, old;
+	int rc = map_stacks(p);
 
+	if (rc)
+		return rc;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	p->pid = clone_exec(p, stack + sizeof(stack), 1, &p->pidfd);
+	p->pid = clone_exec(p, 1, &p->pidfd);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (p->pid < 0) {
 		p->pid = 0;

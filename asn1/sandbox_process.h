@@ -58,7 +58,7 @@ struct vouch_sbw_process {
 	/* Between the keeper's start and its report only. */
 	atomic_int report;      /* 0 until the keeper reports; 1 started, -1 failed */
 	const void *job;        /* what the keeper is to start */
-	void *stack;            /* the keeper's and its exec'd child's, mapped at its first start */
+	void *stack;            /* the keeper's and the exec'd child's, mapped at the first start */
 };
 
 /*
