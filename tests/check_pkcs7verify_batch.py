@@ -12,17 +12,20 @@ directory, a FIFO, not a module, tampered, untrusted, a garbage
 signature, a name with a newline) and every line of the text and --json
 output is checked to belong to its own file: its verdict, its exit code,
 its signer, and (JSON) the digest of its own body. The same list goes
-through the command line, --files-from FILE, --files-from - and -0.
-Exits non-zero on the first mismatch.
+through the command line, --files-from FILE, --files-from - and -0, and
+through a writer that sends each name only after it has read the verdict
+of the one before. Exits non-zero on the first mismatch.
 """
 import hashlib
 import json
 import os
+import select
 import shutil
 import struct
 import subprocess
 import sys
 import tempfile
+import time
 
 MARKER = b'~Module signature appended~\n'
 TIMEOUT = 60      # a FIFO that blocked the run would hang it: fail instead
@@ -200,6 +203,47 @@ def check_json(files, out, what):
                 fail('%s: %r names signers %r, want %r' % (what, name, o['signers'], cn))
 
 
+def read_line(fd, what):
+    """One line from fd, waiting at most TIMEOUT seconds in all."""
+    line, end = b'', time.monotonic() + TIMEOUT
+    while not line.endswith(b'\n'):
+        left = end - time.monotonic()
+        if left <= 0 or not select.select([fd], [], [], left)[0]:
+            fail('%s: no verdict within %d s (the next name waits for it)' % (what, TIMEOUT))
+        got = os.read(fd, 1)
+        if not got:
+            fail('%s: the output ended before the verdict' % what)
+        line += got
+    return line.decode()
+
+
+def lockstep(tool, trust, files, as_json):
+    """A writer that sends each name only once it has read the verdict of
+    the one before (a co-process on two pipes): every verdict must come out
+    while the names still wait, the JSON object as soon as the line."""
+    what = 'names in lockstep' + (' --json' if as_json else '')
+    args = trust + (['--json', '-q'] if as_json else []) + ['--files-from', '-']
+    p = subprocess.Popen([tool] + args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    try:
+        for name, want, words, _, _ in files:
+            p.stdin.write(name.encode() + b'\n')
+            p.stdin.flush()
+            line = read_line((p.stdout if as_json else p.stderr).fileno(), what)
+            if as_json:
+                o = json.loads(line)
+                if o.get('file') != name or o['exit'] != want:
+                    fail('%s: %r for %r' % (what, o, name))
+            elif not line.startswith('pkcs7verify: %s: ' % escaped(name)) or words not in line:
+                fail('%s: the line for %r is %r' % (what, name, line))
+        p.stdin.close()
+        if p.wait(TIMEOUT) != max(f[1] for f in files):
+            fail('%s: exit %d' % (what, p.returncode))
+    finally:
+        p.kill()
+        p.wait()
+
+
 def main():
     tool, openssl = sys.argv[1:3]
     with tempfile.TemporaryDirectory() as tmp:
@@ -254,6 +298,9 @@ def main():
             code, out, err = run(tool, trust + ['--json'] + args, stdin=stdin)
             check_text(files0, code, err, how, worst)
             check_json(files0, out, how + ' --json')
+
+        lockstep(tool, trust, files, False)
+        lockstep(tool, trust, files, True)
 
         # All good: 0. Names on the command line, then from --files-from.
         goods = [f for f in files if f[1] == 0]

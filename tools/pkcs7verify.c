@@ -618,7 +618,7 @@ static void json_verdict(const char *file, int rc, const char *reason)
 	tool_json_string(stdout, reason);
 }
 
-/* One object on stdout; with several files, one per line, naming its @file first. */
+/* One object on stdout; with several files, one per line, naming its @file first, flushed. */
 static void print_json(const char *file, int rc, const char *reason,
 		       const struct vouch_verify_result *res)
 {
@@ -638,6 +638,10 @@ static void print_json(const char *file, int rc, const char *reason,
 		fputs("\"}", stdout);
 	}
 	fputs("}\n", stdout);
+	/* Over several files, each object as soon as it is known: a reader on
+	 * a pipe (a co-process sending the next name) waits for it. */
+	if (file)
+		fflush(stdout);
 }
 
 /* The one line on stderr (what was verified, or why not), and the exit code. */
