@@ -1326,7 +1326,7 @@ struct batch {
 	struct names *names;
 };
 
-/* Under the read-ahead's lock: the next name, copied into the job. */
+/* The next name, copied into the job (one call at a time: readahead.h). */
 static int batch_next(void *ctx, void *item)
 {
 	struct batch *b = ctx;
