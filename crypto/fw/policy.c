@@ -7,14 +7,12 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <vouch/crl.h>
 #include <vouch/error.h>
@@ -23,6 +21,7 @@
 #include <vouch/sandbox.h>
 #include <vouch/verify.h>
 
+#include "file.h"
 #include "fw_internal.h"
 #include "keyring_internal.h"   /* vouch_keyring_read_file() */
 
@@ -951,39 +950,26 @@ int vouch_fw_policy_parse(struct vouch_fw_policy *p, const char *text, size_t le
 /* see vouch/fw.h */
 int vouch_fw_policy_load(struct vouch_fw_policy *p, const char *path, char *err, size_t errlen)
 {
-	struct stat st;
-	char *text;
-	ssize_t got = 0;
-	int fd, rc;
+	uint8_t *text;
+	size_t len;
+	int rc;
 
 	if (err && errlen)
 		err[0] = '\0';
 	if (!building(p) || !path)
 		return -EINVAL;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-	    (size_t)st.st_size > POLICY_MAX_TEXT) {
-		rc = fd < 0 ? -errno : !S_ISREG(st.st_mode) ? -EINVAL : -E2BIG;
-		if (fd >= 0)
-			close(fd);
+	/* Read whole or not at all: a policy that changes while read (-EIO)
+	 * is never parsed as far as one read got. */
+	rc = vouch_read_whole_file(path, POLICY_MAX_TEXT, VOUCH_READ_REGULAR_ONLY, &text, &len);
+	if (rc) {
+		rc = rc == -EPERM ? -EINVAL : rc;
 		if (err && errlen)
 			snprintf(err, errlen, "%s: %s", path,
 				 rc == -EINVAL ? "not a regular file" : vouch_strerror(rc));
 		p->broken = 1;
 		return rc;
 	}
-	text = malloc((size_t)st.st_size + 1);
-	if (text)
-		got = read(fd, text, (size_t)st.st_size + 1);
-	close(fd);
-	if (!text || got < 0 || got > st.st_size) {
-		free(text);
-		p->broken = 1;
-		if (err && errlen)
-			snprintf(err, errlen, "%s: %s", path, text ? "read failed" : "out of memory");
-		return text ? -EIO : -ENOMEM;
-	}
-	rc = vouch_fw_policy_parse(p, text, (size_t)got, path, err, errlen);
+	rc = vouch_fw_policy_parse(p, (const char *)text, len, path, err, errlen);
 	free(text);
 	return rc;
 }

@@ -33,6 +33,7 @@
 #include <vouch/decompress.h>
 #include <vouch/fw.h>
 
+#include "file.h"
 #include "fw_internal.h"
 
 #define SEARCH_DIRS 5
@@ -247,47 +248,6 @@ static int open_beneath(int rootfd, int dirfd, const char *dir, const char *name
 	return fd;
 }
 
-/*
- * Read a regular file of at most max bytes whole, into one buffer of its
- * size: no FIFO, device or directory (-EPERM), nothing bigger (-E2BIG),
- * nothing that grows or shrinks while read (-EIO).
- */
-static int read_fd(int fd, size_t max, uint8_t **out, size_t *size)
-{
-	struct stat st, after;
-	uint8_t *buf, extra;
-	size_t got = 0;
-
-	*out = NULL;
-	if (fstat(fd, &st) != 0)
-		return -errno;
-	if (!S_ISREG(st.st_mode))
-		return -EPERM;
-	if (st.st_size < 0 || (unsigned long long)st.st_size > max)
-		return -E2BIG;
-	buf = malloc(st.st_size ? (size_t)st.st_size : 1);
-	if (!buf)
-		return -ENOMEM;
-	while (got < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	/* Exactly st_size bytes, then end of file, and the same size after. */
-	if (got != (size_t)st.st_size || read(fd, &extra, 1) != 0 || fstat(fd, &after) != 0 ||
-	    after.st_size != st.st_size) {
-		free(buf);
-		return -EIO;
-	}
-	*out = buf;
-	*size = got;
-	return 0;
-}
-
 /* What a refusal before any check says, as the check's result would. */
 static int early(const struct vouch_fw_policy *p, const char *name, struct vouch_fw_result *res,
 		 int rc, const char *reason)
@@ -352,10 +312,11 @@ static void found_free(struct found *f)
 /* The blob from an open descriptor and, if present, its NAME.p7s. */
 static int read_pair(int blob_fd, int sig_fd, size_t max, struct found *f)
 {
-	int rc = read_fd(blob_fd, max, &f->data, &f->size);
+	int rc = vouch_read_whole_fd(blob_fd, max, VOUCH_READ_REGULAR_ONLY, &f->data, &f->size);
 
 	if (rc == 0 && sig_fd >= 0) {
-		rc = read_fd(sig_fd, FW_MAX_SIG_SIZE, &f->sig, &f->sig_len);
+		rc = vouch_read_whole_fd(sig_fd, FW_MAX_SIG_SIZE, VOUCH_READ_REGULAR_ONLY, &f->sig,
+					 &f->sig_len);
 		if (rc == -E2BIG)
 			rc = -EBADMSG;   /* a signature no parser would take */
 	}

@@ -4,16 +4,15 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <vouch/keyring.h>
 
+#include "file.h"
 #include "keyring_internal.h"
 #include "pubkey_internal.h"
 
@@ -250,66 +249,10 @@ int vouch_keyring_add_pem(struct vouch_keyring *kr, const char *text, size_t len
 	return add_items(kr, (const uint8_t *)text, len, NULL);
 }
 
-/*
- * A regular file is read into a buffer of its size, one byte more so that
- * a file that grew shows (a 4 MiB buffer for a 1 KiB certificate was an
- * mmap and an munmap per file); a pipe (--trust <(...)) grows as it comes.
- * The descriptor is close-on-exec: a host whose other thread starts a
- * program at that moment must not hand it the file.
- */
+/* A keyring file: a regular file or a pipe (--trust <(...)), at most 4 MiB. */
 int vouch_keyring_read_file(const char *path, uint8_t **out, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	size_t cap = 4096, n = 0;
-	uint8_t *buf = NULL;
-	struct stat st;
-	int rc = 0;
-
-	*out = NULL;
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size < MAX_FILE)
-		cap = (size_t)st.st_size + 1;
-	while (rc == 0) {
-		ssize_t got;
-
-		if (n == cap) {
-			size_t more = cap > (MAX_FILE + 1) / 2 ? MAX_FILE + 1 : cap * 2;
-			uint8_t *grown;
-
-			if (cap > MAX_FILE) {
-				rc = -E2BIG;
-				break;
-			}
-			grown = realloc(buf, more);
-			if (!grown) {
-				rc = -ENOMEM;
-				break;
-			}
-			buf = grown;
-			cap = more;
-		} else if (!buf && !(buf = malloc(cap))) {
-			rc = -ENOMEM;
-			break;
-		}
-		got = read(fd, buf + n, cap - n);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
-			rc = -EIO;              /* a directory among them (EISDIR) */
-		else if (got == 0)
-			break;
-		else
-			n += (size_t)got;
-	}
-	close(fd);
-	if (rc) {
-		free(buf);
-		return rc;
-	}
-	*out = buf;
-	*len = n;
-	return 0;
+	return vouch_read_whole_file(path, MAX_FILE, 0, out, len);
 }
 
 /* see vouch/keyring.h */

@@ -233,8 +233,10 @@ VOUCH_EXPORT void vouch_fw_policy_free(struct vouch_fw_policy *p);
  * @param[in]     path    the file.
  * @param[out]    err     on failure "FILE:LINE: PROBLEM" (may be NULL).
  * @param[in]     errlen  size of @p err.
- * @return -EINVAL for NULL arguments or a finished policy; -errno if the
- *         file cannot be read; -EBADMSG for a syntax error (and the policy
+ * @return -EINVAL for NULL arguments, a finished policy or a path that
+ *         is not a regular file; -errno if the file cannot be read (-E2BIG
+ *         over 1 MiB, -EIO if it changes size while read: a policy is read
+ *         whole or not at all); -EBADMSG for a syntax error (and the policy
  *         is then broken: finish refuses it); a keyring's error
  *         (vouch_keyring_add_file()); -ENOMEM; otherwise 0.
  */

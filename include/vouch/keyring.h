@@ -132,8 +132,10 @@ VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_keyring_add_pem(struct vouch_keyring *k
 /**
  * Add the certificates of a file: one DER certificate, or PEM text as
  * for vouch_keyring_add_pem() (vouch_x509_file_next() decides which).
- * @return -errno if the file cannot be read (-E2BIG past 4 MiB); as
- *         vouch_keyring_add_pem() otherwise.
+ * The file may be a pipe; a regular file is read whole or not at all.
+ * @return -errno if the file cannot be read (-E2BIG past 4 MiB, -EIO if a
+ *         regular file changes size while read); as vouch_keyring_add_pem()
+ *         otherwise.
  */
 VOUCH_EXPORT VOUCH_WARN_UNUSED int vouch_keyring_add_file(struct vouch_keyring *kr,
 							  const char *path);
