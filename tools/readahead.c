@@ -76,18 +76,23 @@ static int claim(struct readahead *ra, size_t *seq)
 	return more;
 }
 
+/* Load the item at a claimed place, outside the locks; then it is ready. */
+static void load_claimed(struct readahead *ra, size_t seq)
+{
+	ra->ops->load(ra->ctx, item_at(ra, seq));
+	pthread_mutex_lock(&ra->lock);
+	ra->state[seq % ra->nitems] = SLOT_READY;
+	pthread_cond_broadcast(&ra->ready);
+	pthread_mutex_unlock(&ra->lock);
+}
+
 static void *loader(void *arg)
 {
 	struct readahead *ra = arg;
 	size_t seq;
 
-	while (claim(ra, &seq)) {
-		ra->ops->load(ra->ctx, item_at(ra, seq));
-		pthread_mutex_lock(&ra->lock);
-		ra->state[seq % ra->nitems] = SLOT_READY;
-		pthread_cond_broadcast(&ra->ready);
-		pthread_mutex_unlock(&ra->lock);
-	}
+	while (claim(ra, &seq))
+		load_claimed(ra, seq);
 	return NULL;
 }
 
@@ -128,12 +133,8 @@ void *readahead_take(struct readahead *ra)
 	void *item = NULL;
 
 	/* No loader: load it here, in the names' order all the same. */
-	if (ra->nloaders == 0 && claim(ra, &seq)) {
-		ra->ops->load(ra->ctx, item_at(ra, seq));
-		pthread_mutex_lock(&ra->lock);
-		ra->state[seq % ra->nitems] = SLOT_READY;
-		pthread_mutex_unlock(&ra->lock);
-	}
+	if (ra->nloaders == 0 && claim(ra, &seq))
+		load_claimed(ra, seq);
 	pthread_mutex_lock(&ra->lock);
 	seq = ra->take_seq;
 	while (!(ra->ended && seq == ra->end_seq) && ra->state[seq % ra->nitems] != SLOT_READY)
