@@ -18,6 +18,8 @@ import subprocess
 import sys
 import tempfile
 
+import checklib  # tests/checklib.py, beside this script
+
 # The vectors README: verdict -> accepted exit codes (and extra options).
 VERDICT_EXIT = {
     'ok': {0}, 'bad-sig': {1}, 'expired': {1}, 'untrusted': {2}, 'malformed': {3},
@@ -175,25 +177,15 @@ def trust_policy(tool, data):
 
 
 # The compressors as `make modules_install` runs them (signed, then compressed).
-COMPRESSORS = {'.xz': ['xz', '-c', '--check=crc32', '--lzma2=dict=1MiB'],
-               '.zst': ['zstd', '-q', '-c', '-T0'], '.gz': ['gzip', '-n', '-c']}
-
-
-def compress(suffix, data):
-    return subprocess.run(COMPRESSORS[suffix], input=data, capture_output=True,
-                          check=True).stdout
-
-
 def compressed_modules(tool, t, tmp, signed):
     """NAME.ko.xz, .ko.zst, .ko.gz: decompressed, then the appended signature checked."""
-    import shutil
-    if not all(shutil.which(c[0]) for c in COMPRESSORS.values()):
+    if not checklib.have_compressors():
         if os.environ.get('CI') == 'true':
             sys.exit('FAIL: xz, zstd and gzip are needed (tools/setup-deps test)')
         print('compressed modules: skipped, xz, zstd or gzip missing')
         return
-    for suffix in COMPRESSORS:
-        packed = compress(suffix, signed)
+    for suffix in checklib.COMPRESSORS:
+        packed = checklib.compress(suffix, signed)
         path = os.path.join(tmp, 'mod.ko' + suffix)
         open(path, 'wb').write(packed)
         expect(tool, t + ['--module', path], 0, 'module' + suffix)
@@ -209,7 +201,7 @@ def compressed_modules(tool, t, tmp, signed):
         # A module tampered before compression: decompresses, then fails to verify.
         changed = bytearray(signed)
         changed[10] ^= 0x01
-        open(path, 'wb').write(compress(suffix, bytes(changed)))
+        open(path, 'wb').write(checklib.compress(suffix, bytes(changed)))
         expect(tool, t + ['--module', path], 1, 'module changed, then compressed' + suffix)
         open(path, 'wb').write(packed[:len(packed) - 7])
         expect(tool, t + ['--module', path], 3, 'truncated module' + suffix)
@@ -219,7 +211,7 @@ def compressed_modules(tool, t, tmp, signed):
         expect(tool, t + ['--module', path], 3, 'two streams' + suffix)
         # Another format's bytes under this suffix: the magic must agree with the name.
         other = '.gz' if suffix != '.gz' else '.xz'
-        open(path, 'wb').write(compress(other, signed))
+        open(path, 'wb').write(checklib.compress(other, signed))
         expect(tool, t + ['--module', path], 3, '%s bytes named %s' % (other, suffix))
         open(path, 'wb').write(signed)
         expect(tool, t + ['--module', path], 3, 'uncompressed module named ' + suffix)

@@ -20,12 +20,13 @@ import hashlib
 import json
 import os
 import select
-import shutil
 import struct
 import subprocess
 import sys
 import tempfile
 import time
+
+import checklib  # tests/checklib.py, beside this script
 
 MARKER = b'~Module signature appended~\n'
 TIMEOUT = 60      # a FIFO that blocked the run would hang it: fail instead
@@ -126,13 +127,10 @@ def make_files(keys, d):
     return files
 
 
-COMPRESSORS = {'.xz': ['xz', '-c'], '.zst': ['zstd', '-q', '-c'], '.gz': ['gzip', '-c', '-n']}
-
-
 def compressed(keys, d, files, body):
     """Compressed modules among the others, good and bad: the loader threads
     decompress several at once, and each line must still be its own file's."""
-    if not all(shutil.which(c[0]) for c in COMPRESSORS.values()):
+    if not checklib.have_compressors():
         if os.environ.get('CI') == 'true':
             fail('xz, zstd and gzip are needed (tools/setup-deps test)')
         print('compressed modules: skipped, xz, zstd or gzip missing')
@@ -143,8 +141,7 @@ def compressed(keys, d, files, body):
         b = body(name)
         keys.module(plain, b, signer)
         with open(plain, 'rb') as f:
-            packed = subprocess.run(COMPRESSORS[suffix], stdin=f, capture_output=True,
-                                    check=True).stdout
+            packed = checklib.compress(suffix, f.read())
         os.unlink(plain)
         return b, packed
 

@@ -4,8 +4,11 @@ skip(): a missing tool or data skips the test (exit 77), except under
 CI=true, where it fails it (exit 1): CI installs everything a test needs.
 verdict(): a command's exit code as the word the scripts count by.
 report(): the failures found, one line each, and their count.
+COMPRESSORS, compress(), have_compressors(): compressed kernel modules.
 """
 import os
+import shutil
+import subprocess
 
 CI = os.environ.get('CI') == 'true'
 
@@ -27,3 +30,19 @@ def report(prog, fails):
         print('FAIL ' + f)
     print('%s: %d failures' % (prog, len(fails)))
     return bool(fails)
+
+
+# The module compressors as the kernel's `make modules_install` runs them.
+COMPRESSORS = {'.xz': ['xz', '-c', '--check=crc32', '--lzma2=dict=1MiB'],
+               '.zst': ['zstd', '-q', '-c', '-T0'], '.gz': ['gzip', '-n', '-c']}
+
+
+def have_compressors():
+    """True if xz, zstd and gzip are all installed."""
+    return all(shutil.which(c[0]) for c in COMPRESSORS.values())
+
+
+def compress(suffix, data):
+    """data compressed as a module NAME.ko + suffix is."""
+    return subprocess.run(COMPRESSORS[suffix], input=data, capture_output=True,
+                          check=True).stdout
