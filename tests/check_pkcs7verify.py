@@ -180,7 +180,7 @@ def trust_policy(tool, data):
 def compressed_modules(tool, t, tmp, signed):
     """NAME.ko.xz, .ko.zst, .ko.gz: decompressed, then the appended signature checked."""
     if not checklib.have_compressors():
-        if os.environ.get('CI') == 'true':
+        if checklib.CI:
             sys.exit('FAIL: xz, zstd and gzip are needed (tools/setup-deps test)')
         print('compressed modules: skipped, xz, zstd or gzip missing')
         return
@@ -318,7 +318,7 @@ ROW_OVERRIDES = {
 def manifests(tool, vectors):
     base = os.path.join(vectors, 'pkcs7')
     if not os.path.isdir(base):
-        if os.environ.get('CI') == 'true':
+        if checklib.CI:
             sys.exit('FAIL: CI=true but the vectors directory %s is missing' % base)
         print('vectors directory %s not found: skipped (set VOUCH_VECTORS)' % base)
         sys.exit(77)

@@ -131,7 +131,7 @@ def compressed(keys, d, files, body):
     """Compressed modules among the others, good and bad: the loader threads
     decompress several at once, and each line must still be its own file's."""
     if not checklib.have_compressors():
-        if os.environ.get('CI') == 'true':
+        if checklib.CI:
             fail('xz, zstd and gzip are needed (tools/setup-deps test)')
         print('compressed modules: skipped, xz, zstd or gzip missing')
         return
