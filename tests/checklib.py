@@ -5,6 +5,7 @@ CI=true, where it fails it (exit 1): CI installs everything a test needs.
 verdict(): a command's exit code as the word the scripts count by.
 report(): the failures found, one line each, and their count.
 COMPRESSORS, compress(), have_compressors(): compressed kernel modules.
+debian_efi_dir(): where tools/fetch-debian-efi keeps Debian's images and modules.
 """
 import os
 import shutil
@@ -46,3 +47,12 @@ def compress(suffix, data):
     """data compressed as a module NAME.ko + suffix is."""
     return subprocess.run(COMPRESSORS[suffix], input=data, capture_output=True,
                           check=True).stdout
+
+
+def debian_efi_dir():
+    """tools/fetch-debian-efi's directory: $VOUCH_DEBIAN_EFI_DIR, else
+    vouch/debian-efi in $XDG_CACHE_HOME or ~/.cache (as tools/test says)."""
+    if os.environ.get('VOUCH_DEBIAN_EFI_DIR'):
+        return os.environ['VOUCH_DEBIAN_EFI_DIR']
+    cache = os.environ.get('XDG_CACHE_HOME') or os.path.join(os.path.expanduser('~'), '.cache')
+    return os.path.join(cache, 'vouch', 'debian-efi')
