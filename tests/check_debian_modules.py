@@ -23,7 +23,7 @@ The check a distribution's QA runs on a kernel package (issue 28):
    is not in its keyring: the CA signs images, the build key modules.
 4. Copies, interleaved in one run: real modules compressed as `make
    modules_install` does (.ko.xz, .ko.zst, .ko.gz: accepted, with the
-   decompressed module's digest), one with a byte of its code flipped
+   decompressed module's digest), one with a bit of the module flipped
    (1), one without its signature (1), a truncated .ko.xz (3): each line
    its own file's verdict.
 5. OpenSSL's `cms -verify` as a second opinion on a sample spread over the
@@ -33,7 +33,6 @@ import argparse
 import hashlib
 import json
 import os
-import shutil
 import struct
 import subprocess
 import sys
