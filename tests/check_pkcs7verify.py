@@ -176,9 +176,9 @@ def trust_policy(tool, data):
         sys.exit('FAIL --signer-cn: the reason is not said: %r' % err)
 
 
-# The compressors as `make modules_install` runs them (signed, then compressed).
 def compressed_modules(tool, t, tmp, signed):
-    """NAME.ko.xz, .ko.zst, .ko.gz: decompressed, then the appended signature checked."""
+    """NAME.ko.xz, .ko.zst, .ko.gz, signed then compressed as `make modules_install`
+    does (checklib.COMPRESSORS): decompressed, then the appended signature checked."""
     if not checklib.have_compressors():
         if checklib.CI:
             sys.exit('FAIL: xz, zstd and gzip are needed (tools/setup-deps test)')
